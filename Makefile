@@ -1,0 +1,41 @@
+# The two commands a new user types: `make run` and `make test`. Each sets itself up.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint fmt simulate bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+fmt: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test: install lint
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest
+
+simulate: install
+	$(PY) -m games.engine.simulate --games 500
+
+bench: install
+	$(PY) -m games.engine.bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

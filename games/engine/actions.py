@@ -1,0 +1,140 @@
+"""Actions: every decision a player makes, as a small value that round-trips through JSON.
+
+Main actions, taken by the active player (each costs one of the turn's three actions):
+``vault`` (tile, col, row), ``builder``, and one per order, naming the order tile taken from the
+market and the first target: ``promote`` (col, row, rank), ``move`` (col, row, to_col, to_row),
+``recruit``, ``confuse`` (the own builder sent home), ``glass``, ``scaffold``, ``disaster``,
+``altar`` (col, row each).
+
+Follow-up decisions, which cost no action: ``pay`` (the opponent pays a coin for a paid order and
+gives its target) or ``decline``; ``confuse_move`` (the opponent's builder moved by the active
+player); ``second_scaffold``; ``second_altar`` or ``skip_altar``; ``jester`` (col, row, color).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid now, or that is not an action at all."""
+
+
+ORDER_KINDS = ("promote", "move", "recruit", "confuse", "glass", "scaffold", "disaster", "altar")
+KINDS = (
+    "vault",
+    "builder",
+    *ORDER_KINDS,
+    "pay",
+    "decline",
+    "confuse_move",
+    "second_scaffold",
+    "second_altar",
+    "skip_altar",
+    "jester",
+)
+_FIELDS = ("tile", "col", "row", "to_col", "to_row", "rank", "color")
+_INT_FIELDS = ("tile", "col", "row", "to_col", "to_row")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    tile: int | None = None
+    col: int | None = None
+    row: int | None = None
+    to_col: int | None = None
+    to_row: int | None = None
+    rank: str | None = None
+    color: str | None = None
+
+    @property
+    def at(self) -> tuple[int, int] | None:
+        return None if self.col is None else (self.col, self.row)
+
+    @property
+    def to(self) -> tuple[int, int] | None:
+        return None if self.to_col is None else (self.to_col, self.to_row)
+
+    def to_json(self) -> dict:
+        data: dict = {"type": self.kind}
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Action:
+        """Read an action; anything that is not a well-formed action raises IllegalAction."""
+        if not isinstance(data, dict):
+            raise IllegalAction("an action is a JSON object")
+        kind = data.get("type")
+        if kind not in KINDS:
+            raise IllegalAction(f"unknown action type {kind!r}")
+        unknown = set(data) - {"type", *_FIELDS}
+        if unknown:
+            raise IllegalAction(f"unexpected fields in action: {', '.join(sorted(unknown))}")
+        values = {}
+        for name in _FIELDS:
+            value = data.get(name)
+            if value is None:
+                continue
+            if name in _INT_FIELDS:
+                if type(value) is not int:
+                    raise IllegalAction(f"{name} must be a whole number")
+            elif not isinstance(value, str):
+                raise IllegalAction(f"{name} must be text")
+            values[name] = value
+        return cls(kind, **values)
+
+    def __str__(self) -> str:
+        return describe(self)
+
+
+def _at(col: int | None, row: int | None) -> str:
+    return f"c{col}r{row}"
+
+
+def describe(action: Action, tiles=None) -> str:
+    """The action in the game log's words, e.g. "place Y/B vault at c2r1", "Recruit at c0r3".
+
+    ``tiles`` (the game's tile list) lets a vault be named by its colours.
+    """
+    k = action.kind
+    at = _at(action.col, action.row)
+    if k == "vault":
+        colors = "/".join(tiles[action.tile].colors) if tiles else f"#{action.tile}"
+        return f"place {colors} vault at {at}"
+    if k == "builder":
+        return "place builder"
+    if k == "promote":
+        return f"Promote at {at} to {RANK_NAMES.get(action.rank, action.rank)}"
+    if k == "move":
+        return f"Move Builder {at} to {_at(action.to_col, action.to_row)}"
+    if k == "confuse":
+        return f"Confuse: own builder home from {at}"
+    if k in ORDER_KINDS:
+        return f"{ORDER_NAMES[k]} at {at}"
+    if k == "pay":
+        target = f" at {at}" if action.col is not None else ""
+        if action.rank:
+            target += f" to {RANK_NAMES.get(action.rank, action.rank)}"
+        if action.to_col is not None:
+            target += f" to {_at(action.to_col, action.to_row)}"
+        return f"pay a coin for the paid order{target}"
+    if k == "decline":
+        return "decline the paid order"
+    if k == "confuse_move":
+        return f"Confuse: move opponent's builder {at} to {_at(action.to_col, action.to_row)}"
+    if k == "second_scaffold":
+        return f"second Scaffolding at {at}"
+    if k == "second_altar":
+        return f"second Altar at {at}"
+    if k == "skip_altar":
+        return "no second Altar"
+    if k == "jester":
+        return f"Jester at {at} becomes {COLOR_NAMES.get(action.color, action.color)}"
+    return k

@@ -1,0 +1,305 @@
+"""The public interface of the Basilica rules engine.
+
+A game is ``new_game(options, seed)``; whoever ``state.to_decide`` names picks one of
+``legal_actions(state)`` and ``apply_action`` returns the next state. A saved game is its options,
+seed and list of actions: ``replay`` rebuilds the state from them. ``view(state, player)`` is the
+only way a state leaves the engine for a viewer: it leaves out the stack order, the seed and any
+Jester colour not yet revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .actions import Action, IllegalAction, describe
+from .cathedral import builders_of, moves_from, placement_cells, touches_wild, view_cells
+from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES, Options
+from .flow import deal
+from .rules import legal_actions, perform
+from .scoring import ScoreReport, score_cathedral
+from .state import WIDTH, State
+
+__all__ = [
+    "Action",
+    "IllegalAction",
+    "Options",
+    "ScoreReport",
+    "State",
+    "apply_action",
+    "describe_action",
+    "legal_actions",
+    "new_game",
+    "replay",
+    "score_cathedral",
+    "view",
+]
+
+
+def new_game(options: Options, seed: int) -> State:
+    """A new game: tiles shuffled by ``seed``, three orders and three vaults on offer."""
+    state = State(options, seed)
+    deal(state)
+    return state
+
+
+def apply_action(state: State, action: Action | dict) -> State:
+    """The state after ``action``; ``state`` itself is left as it was.
+
+    Raises ``IllegalAction`` (a ``ValueError``) naming the rule if the action is not legal now.
+    """
+    if not isinstance(action, Action):
+        action = Action.from_json(action)
+    if action not in legal_actions(state):
+        raise IllegalAction(why_illegal(state, action))
+    following = state.copy()
+    perform(following, action)
+    return following
+
+
+def replay(
+    options: Options, seed: int, actions: Iterable[Action | dict], check: bool = False
+) -> State:
+    """Rebuild a game from its log: a fold of the actions over the new game.
+
+    A stored log was checked when each action was written, so by default it is not checked
+    again; ``check=True`` checks every action as ``apply_action`` would.
+    """
+    state = new_game(options, seed)
+    for action in actions:
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        if check and action not in legal_actions(state):
+            raise IllegalAction(f"action {len(state.history) + 1}: {why_illegal(state, action)}")
+        perform(state, action)
+    return state
+
+
+def describe_action(state: State, action: Action) -> str:
+    """The action in the log's words, with the vault's colours."""
+    return describe(action, state.tiles)
+
+
+# -- the per-viewer view -----------------------------------------------------------------------
+
+
+def view(state: State, player: int | None) -> dict:
+    """What ``player`` (0 or 1; None for a spectator) may see of the game, as JSON-safe data."""
+    tiles = state.tiles
+    market = {
+        "orders": [None if t is None else tiles[t].to_json() for t in state.market_orders],
+        "vaults": [None if t is None else tiles[t].to_json() for t in state.market_vaults],
+    }
+    players = []
+    for p, supply in enumerate(state.players):
+        players.append(
+            {
+                "score": supply.score,
+                "coins": supply.coins,
+                "builders": supply.builders,
+                "promotion_tokens": supply.tokens,
+                "in_cathedral": len(builders_of(state, p)),
+            }
+        )
+    outcome = state.outcome
+    return {
+        "viewer": player,
+        "edition": state.options.edition,
+        "expansion": state.options.expansion,
+        "monarch": state.options.monarch,
+        "ranks": list(state.options.ranks),
+        "turn": state.turn,
+        "active_player": state.active,
+        "to_decide": state.to_decide,
+        "decision": _public_decision(state),
+        "actions_left": state.actions_left,
+        "last_vault": list(state.last_vault) if state.last_vault else None,
+        "king": state.king,
+        "scorings": state.scorings,
+        "crown_spaces": list(state.options.crown_spaces),
+        "stack_count": len(state.stack),
+        "discard_count": len(state.discard),
+        "removed_count": len(state.removed),
+        "reshuffled": state.exhaustions > 0,
+        "market": market,
+        "cathedral": view_cells(state),
+        "players": players,
+        "altars_left": state.altars_left,
+        "jester_picks": _visible_picks(state, player),
+        "jesters_waiting": [d["player"] for d in state.pending if d["kind"] == "jester"],
+        "finished": state.finished,
+        "winners": list(outcome.winners) if outcome else [],
+        "termination": outcome.termination if outcome else None,
+        "events": _public_events(state),
+        "log": _log(state, player),
+        "seq": len(state.history),
+    }
+
+
+def _public_decision(state: State) -> dict | None:
+    decision = state.decision
+    if decision is None:
+        return None
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in decision.items()}
+
+
+def _visible_picks(state: State, player: int | None) -> dict[str, str]:
+    """A player sees their own Jester colours before the scoring reveals them; nobody else does."""
+    if player is None:
+        return {}
+    return {
+        key: color
+        for key, color in state.jester_picks.items()
+        if state.cells[tuple(int(x) for x in key.split(","))].builder == player
+    }
+
+
+def _public_events(state: State) -> list[dict]:
+    return [dict(e) for e in state.events]
+
+
+def _log(state: State, player: int | None) -> list[dict]:
+    last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
+    entries = []
+    for seq, entry in enumerate(state.history, start=1):
+        action = Action.from_json(entry["action"])
+        if action.kind == "jester" and seq > last_scoring and entry["player"] != player:
+            text = "choose a Jester colour (hidden until the scoring)"
+        else:
+            text = describe(action, state.tiles)
+        entries.append({"seq": seq, "player": entry["player"], "text": text})
+    return entries
+
+
+# -- why an action is refused ------------------------------------------------------------------
+
+
+def why_illegal(state: State, action: Action) -> str:
+    """The rule that forbids ``action`` now, in a player's words."""
+    decision = state.decision
+    if decision is None:
+        return "the game is over"
+    kind = decision["kind"]
+    if kind != "main":
+        expected = {
+            "paid": "an answer to the paid-order offer (pay or decline)",
+            "confuse_move": "the Confuse move of an opponent's builder",
+            "second_scaffold": "the second scaffold",
+            "second_altar": "the second altar, or none",
+            "jester": "a Jester colour",
+        }[kind]
+        if action.kind not in _FOLLOW_UP_KINDS[kind]:
+            return f"the game is waiting for {expected}"
+        return _why_follow_up(state, decision, action)
+    if action.kind in {k for kinds in _FOLLOW_UP_KINDS.values() for k in kinds}:
+        return "there is no such decision pending: it is time for a main action"
+    if action.kind == "vault":
+        return _why_vault(state, action)
+    if action.kind == "builder":
+        if state.last_vault is None:
+            return "Place Builder is only possible immediately after Place Vault"
+        return "you have no builder left in your supply"
+    return _why_order(state, action)
+
+
+_FOLLOW_UP_KINDS = {
+    "paid": ("pay", "decline"),
+    "confuse_move": ("confuse_move",),
+    "second_scaffold": ("second_scaffold",),
+    "second_altar": ("second_altar", "skip_altar"),
+    "jester": ("jester",),
+}
+
+
+def _why_position(state: State, action: Action) -> str | None:
+    if action.col is None or action.row is None:
+        return "this action needs a cell of the cathedral (col and row)"
+    if not 0 <= action.col < WIDTH or action.row < 0:
+        return "the cathedral is five columns wide (0-4) and grows from row 0"
+    return None
+
+
+def _why_vault(state: State, action: Action) -> str:
+    if action.tile not in state.market_vaults:
+        return "that vault is not on offer in the market"
+    problem = _why_position(state, action)
+    if problem:
+        return problem
+    if action.at in state.cells:
+        return "that cell is already built on"
+    if action.at not in placement_cells(state.cells):
+        return "a vault goes on a starting slot of row 0 or next to a vault or scaffold"
+    if state.tiles[action.tile].wild and touches_wild(state, action.at):
+        return "a wild vault may not be adjacent to another wild vault"
+    return "that vault cannot be placed there"
+
+
+def _why_order(state: State, action: Action) -> str:
+    if action.tile not in state.market_orders:
+        return "that order is not on offer in the market"
+    order = state.tiles[action.tile].order
+    if action.kind != order:
+        return f"that tile's order is {ORDER_NAMES[order]}, not {action.kind}"
+    problem = _why_position(state, action)
+    if problem:
+        return problem
+    player = state.active
+    cell = state.cells.get(action.at)
+    own_builder_needed = order in ("promote", "move", "confuse", "glass")
+    if own_builder_needed and (cell is None or cell.builder != player):
+        return f"{ORDER_NAMES[order]} needs one of your own builders in that cell"
+    if order == "promote":
+        if state.players[player].tokens == 0:
+            return "you have no promotion token left in your supply"
+        if action.rank not in state.options.ranks:
+            return f"the ranks of this edition are {', '.join(RANK_NAMES[r] for r in state.options.ranks)}"
+        return "a builder must be promoted to a rank it does not already have"
+    if order == "move" and action.to not in moves_from(state, action.at):
+        return "a builder moves to an adjacent vault with no builder on it"
+    if order == "confuse":
+        return "Confuse needs an opponent's builder that can then move to an adjacent empty vault (not off an altar)"
+    if order == "glass":
+        return "a vault holds at most one stained glass"
+    if order == "recruit":
+        if not state.players[player].builders:
+            return "you have no builder left in your supply"
+        return "Recruit puts a builder on a vault with no builder"
+    if order == "scaffold":
+        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+    if order == "disaster":
+        if cell is not None and cell.altar:
+            return "a vault with an altar is protected from Disaster"
+        return "Disaster discards a vault with no builder on it"
+    if order == "altar":
+        if state.altars_left == 0:
+            return "no altar tokens are left"
+        return "an altar goes on a vault (not scaffolding) without one"
+    return "that order cannot be executed there"
+
+
+def _why_follow_up(state: State, decision: dict, action: Action) -> str:
+    kind = decision["kind"]
+    if kind == "jester":
+        col, row = decision["at"]
+        if action.at != (col, row):
+            return f"the Jester to colour now stands at c{col}r{row}"
+        cell = state.cells[(col, row)]
+        colors = state.tiles[cell.tile].colors
+        names = ", ".join(COLOR_NAMES[c] for c in colors)
+        return f"a Jester adds a colour the tile lacks (it is already {names})"
+    if kind == "paid":
+        order = decision["order"]
+        if order == "promote":
+            return (
+                f"the paid Promote must choose a rank other than {RANK_NAMES[decision['rank']]} "
+                "for one of your builders, with a token from your supply"
+            )
+        if order == "recruit":
+            return (
+                "the paid Recruit puts your builder on an empty vault next to one of your builders"
+            )
+        return "the paid Confuse moves one of your builders (not off an altar) to an adjacent empty vault"
+    if kind == "confuse_move":
+        return "Confuse moves an opponent's builder (not off an altar) to an adjacent empty vault"
+    if kind == "second_scaffold":
+        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+    return "the second altar goes on another vault without one"

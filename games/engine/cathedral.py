@@ -1,0 +1,111 @@
+"""The cathedral's geometry: where vaults and scaffolds may go, and who stands where."""
+
+from __future__ import annotations
+
+from .state import WIDTH, Cell, Pos, State
+
+NEIGHBOURS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def neighbours(pos: Pos) -> list[Pos]:
+    col, row = pos
+    return [
+        (col + dc, row + dr) for dc, dr in NEIGHBOURS if 0 <= col + dc < WIDTH and row + dr >= 0
+    ]
+
+
+def placement_cells(cells: dict[Pos, Cell]) -> list[Pos]:
+    """Empty cells where a vault or a scaffold may go, colour aside (RULINGS.md §2).
+
+    An empty cell of row 0, or one orthogonally next to a vault or a scaffold, within the five
+    columns. Returned bottom row first, left to right.
+    """
+    found = {(col, 0) for col in range(WIDTH) if (col, 0) not in cells}
+    for pos in cells:
+        for nxt in neighbours(pos):
+            if nxt not in cells:
+                found.add(nxt)
+    return sorted(found, key=lambda p: (p[1], p[0]))
+
+
+def touches_wild(state: State, pos: Pos) -> bool:
+    """Whether a printed two-colour vault stands next to ``pos`` (a Jester never counts)."""
+    cells, tiles = state.cells, state.tiles
+    for nxt in neighbours(pos):
+        cell = cells.get(nxt)
+        if cell is not None and cell.tile is not None and tiles[cell.tile].wild:
+            return True
+    return False
+
+
+def vault_cells(state: State, tile_id: int, free: list[Pos] | None = None) -> list[Pos]:
+    """Where this vault tile may be placed now."""
+    if free is None:
+        free = placement_cells(state.cells)
+    if not state.tiles[tile_id].wild:
+        return free
+    return [pos for pos in free if not touches_wild(state, pos)]
+
+
+def vaults(state: State) -> list[Pos]:
+    """Cells holding a vault (not scaffolding), bottom row first."""
+    return sorted(
+        (pos for pos, cell in state.cells.items() if cell.tile is not None),
+        key=lambda p: (p[1], p[0]),
+    )
+
+
+def empty_vaults(state: State) -> list[Pos]:
+    """Vaults with no builder."""
+    return [pos for pos in vaults(state) if state.cells[pos].builder is None]
+
+
+def builders_of(state: State, player: int) -> list[Pos]:
+    return sorted(
+        (pos for pos, cell in state.cells.items() if cell.builder == player),
+        key=lambda p: (p[1], p[0]),
+    )
+
+
+def moves_from(state: State, pos: Pos) -> list[Pos]:
+    """Vaults next to ``pos`` with no builder, where a builder on ``pos`` could move."""
+    cells = state.cells
+    result = []
+    for nxt in neighbours(pos):
+        cell = cells.get(nxt)
+        if cell is not None and cell.tile is not None and cell.builder is None:
+            result.append(nxt)
+    return result
+
+
+def any_vault_placeable(state: State) -> bool:
+    """Whether some vault on offer has a legal cell (a single-colour tile always has one)."""
+    offered = [t for t in state.market_vaults if t is not None]
+    if any(not state.tiles[t].wild for t in offered):
+        return True
+    free = placement_cells(state.cells)
+    return any(not touches_wild(state, pos) for pos in free) if offered else False
+
+
+def view_cells(state: State) -> list[dict]:
+    """The cathedral as the list of cells that ``view`` shows and ``score_cathedral`` reads."""
+    tiles = state.tiles
+    out = []
+    for (col, row), cell in sorted(state.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        tile = None if cell.tile is None else tiles[cell.tile]
+        out.append(
+            {
+                "col": col,
+                "row": row,
+                "tile": cell.tile,
+                "colors": tile.colors if tile else "",
+                "scaffold": tile is None,
+                "crown": bool(tile and tile.crown),
+                "builder": (
+                    None if cell.builder is None else {"player": cell.builder, "rank": cell.rank}
+                ),
+                "glass": cell.glass,
+                "altar": cell.altar,
+            }
+        )
+    return out

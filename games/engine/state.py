@@ -1,0 +1,290 @@
+"""The state of a game in progress: plain data that round-trips through JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .components import Options, Tile, tiles_for
+
+WIDTH = 5
+
+Pos = tuple[int, int]  # (col, row); row 0 is the row of starting slots against the board
+
+
+def pos_key(pos: Pos) -> str:
+    return f"{pos[0]},{pos[1]}"
+
+
+def pos_label(pos: Pos) -> str:
+    return f"c{pos[0]}r{pos[1]}"
+
+
+class Cell:
+    """One occupied space of the cathedral: a vault (``tile`` is its id) or a scaffold (None)."""
+
+    __slots__ = ("altar", "builder", "glass", "rank", "tile")
+
+    def __init__(self, tile=None, builder=None, rank=None, glass=False, altar=False):
+        self.tile: int | None = tile
+        self.builder: int | None = builder
+        self.rank: str | None = rank
+        self.glass: bool = glass
+        self.altar: bool = altar
+
+    @property
+    def scaffold(self) -> bool:
+        return self.tile is None
+
+    def copy(self) -> Cell:
+        return Cell(self.tile, self.builder, self.rank, self.glass, self.altar)
+
+    def to_json(self) -> list:
+        return [self.tile, self.builder, self.rank, self.glass, self.altar]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cell) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"Cell{tuple(self.to_json())}"
+
+
+class PlayerState:
+    """What one player has in supply, and their score."""
+
+    __slots__ = ("builders", "coins", "score", "tokens")
+
+    def __init__(self, builders: int, tokens: int, coins: int, score: int = 0):
+        self.builders = builders
+        self.tokens = tokens
+        self.coins = coins
+        self.score = score
+
+    def copy(self) -> PlayerState:
+        return PlayerState(self.builders, self.tokens, self.coins, self.score)
+
+    def to_json(self) -> dict:
+        return {
+            "builders": self.builders,
+            "tokens": self.tokens,
+            "coins": self.coins,
+            "score": self.score,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerState) and self.to_json() == other.to_json()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``termination`` is "third scoring" or "exhaustion"."""
+
+    termination: str
+    winners: tuple[int, ...]
+    scores: tuple[int, int]
+
+
+class State:
+    """A game in progress.
+
+    ``pending`` is the queue of decisions owed before the active player goes on: each a dict
+    with ``kind`` and ``player`` (who decides). When it is empty, the active player decides
+    their next main action. ``stack`` is drawn from its end; it and ``seed`` are secret.
+    """
+
+    __slots__ = (
+        "actions_left",
+        "active",
+        "altars_left",
+        "cells",
+        "discard",
+        "events",
+        "exhaustions",
+        "finished",
+        "history",
+        "jester_picks",
+        "king",
+        "last_vault",
+        "market_orders",
+        "market_vaults",
+        "options",
+        "outcome",
+        "pending",
+        "players",
+        "removed",
+        "scorings",
+        "seed",
+        "stack",
+        "tiles",
+        "turn",
+    )
+
+    def __init__(self, options: Options, seed: int):
+        self.options = options
+        self.tiles: tuple[Tile, ...] = tiles_for(options)
+        self.seed = seed
+        self.stack: list[int] = []
+        self.discard: list[int] = []
+        self.removed: list[int] = []
+        self.market_orders: list[int | None] = [None, None, None]
+        self.market_vaults: list[int | None] = [None, None, None]
+        self.cells: dict[Pos, Cell] = {}
+        self.players = [
+            PlayerState(options.builders, options.promotion_tokens, options.coins) for _ in range(2)
+        ]
+        self.altars_left = options.altars if options.expansion else 0
+        self.king = 0
+        self.scorings = 0
+        self.exhaustions = 0
+        self.turn = 1
+        self.active = options.first_player
+        self.actions_left = 3
+        self.last_vault: Pos | None = None
+        self.pending: list[dict] = []
+        self.jester_picks: dict[str, str] = {}
+        self.events: list[dict] = []
+        self.history: list[dict] = []
+        self.finished = False
+        self.outcome: Outcome | None = None
+
+    # -- who decides -------------------------------------------------------------------------
+
+    @property
+    def to_decide(self) -> int | None:
+        if self.finished:
+            return None
+        if self.pending:
+            return self.pending[0]["player"]
+        return self.active
+
+    @property
+    def decision(self) -> dict | None:
+        """What kind of decision is owed now: the head of ``pending``, or the main action."""
+        if self.finished:
+            return None
+        if self.pending:
+            return self.pending[0]
+        return {"kind": "main", "player": self.active}
+
+    def current_player(self) -> int | None:
+        return self.to_decide
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def returns(self) -> tuple[int, int]:
+        return (self.players[0].score, self.players[1].score)
+
+    # -- copying and serialising -----------------------------------------------------------
+
+    def copy(self) -> State:
+        other = State.__new__(State)
+        other.options = self.options
+        other.tiles = self.tiles
+        other.seed = self.seed
+        other.stack = self.stack[:]
+        other.discard = self.discard[:]
+        other.removed = self.removed[:]
+        other.market_orders = self.market_orders[:]
+        other.market_vaults = self.market_vaults[:]
+        other.cells = {pos: cell.copy() for pos, cell in self.cells.items()}
+        other.players = [p.copy() for p in self.players]
+        other.altars_left = self.altars_left
+        other.king = self.king
+        other.scorings = self.scorings
+        other.exhaustions = self.exhaustions
+        other.turn = self.turn
+        other.active = self.active
+        other.actions_left = self.actions_left
+        other.last_vault = self.last_vault
+        other.pending = [dict(d) for d in self.pending]
+        other.jester_picks = dict(self.jester_picks)
+        other.events = self.events[:]
+        other.history = self.history[:]
+        other.finished = self.finished
+        other.outcome = self.outcome
+        return other
+
+    def to_json(self) -> dict:
+        """The whole state, secrets included, as JSON-safe data (for storage and the referee)."""
+        return {
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "stack": self.stack[:],
+            "discard": self.discard[:],
+            "removed": self.removed[:],
+            "market_orders": self.market_orders[:],
+            "market_vaults": self.market_vaults[:],
+            "cells": {pos_key(pos): cell.to_json() for pos, cell in sorted(self.cells.items())},
+            "players": [p.to_json() for p in self.players],
+            "altars_left": self.altars_left,
+            "king": self.king,
+            "scorings": self.scorings,
+            "exhaustions": self.exhaustions,
+            "turn": self.turn,
+            "active": self.active,
+            "actions_left": self.actions_left,
+            "last_vault": list(self.last_vault) if self.last_vault else None,
+            "pending": [_pending_to_json(d) for d in self.pending],
+            "jester_picks": dict(self.jester_picks),
+            "events": self.events[:],
+            "history": self.history[:],
+            "finished": self.finished,
+            "outcome": (
+                {
+                    "termination": self.outcome.termination,
+                    "winners": list(self.outcome.winners),
+                    "scores": list(self.outcome.scores),
+                }
+                if self.outcome
+                else None
+            ),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> State:
+        state = cls(Options.from_json(data["options"]), data["seed"])
+        state.stack = list(data["stack"])
+        state.discard = list(data["discard"])
+        state.removed = list(data["removed"])
+        state.market_orders = list(data["market_orders"])
+        state.market_vaults = list(data["market_vaults"])
+        state.cells = {_parse_key(key): Cell(*value) for key, value in data["cells"].items()}
+        state.players = [PlayerState(**p) for p in data["players"]]
+        state.altars_left = data["altars_left"]
+        state.king = data["king"]
+        state.scorings = data["scorings"]
+        state.exhaustions = data["exhaustions"]
+        state.turn = data["turn"]
+        state.active = data["active"]
+        state.actions_left = data["actions_left"]
+        state.last_vault = tuple(data["last_vault"]) if data["last_vault"] else None
+        state.pending = [_pending_from_json(d) for d in data["pending"]]
+        state.jester_picks = dict(data["jester_picks"])
+        state.events = list(data["events"])
+        state.history = list(data["history"])
+        state.finished = data["finished"]
+        outcome = data["outcome"]
+        state.outcome = (
+            Outcome(outcome["termination"], tuple(outcome["winners"]), tuple(outcome["scores"]))
+            if outcome
+            else None
+        )
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # mutable
+
+
+def _parse_key(key: str) -> Pos:
+    col, row = key.split(",")
+    return (int(col), int(row))
+
+
+def _pending_to_json(decision: dict) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in decision.items()}
+
+
+def _pending_from_json(decision: dict) -> dict:
+    return {k: (tuple(v) if isinstance(v, list) else v) for k, v in decision.items()}

@@ -1,0 +1,3 @@
+"""Websocket routes of the games app."""
+
+websocket_urlpatterns: list = []
