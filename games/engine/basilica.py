@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import Action, IllegalAction, describe
+from .actions import KINDS, Action, IllegalAction, describe
 from .cathedral import builders_of, moves_from, placement_cells, touches_wild, view_cells
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
@@ -178,6 +178,8 @@ def why_illegal(state: State, action: Action) -> str:
     decision = state.decision
     if decision is None:
         return "the game is over"
+    if action.kind not in KINDS:
+        return f"unknown action type {action.kind!r}"
     kind = decision["kind"]
     if kind != "main":
         expected = {
