@@ -94,7 +94,11 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Waits on a locked database instead of failing at once when two requests write together.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # IMMEDIATE transactions take the write lock at once, so two moves on one game queue up
+    # (SQLite has no SELECT ... FOR UPDATE) instead of failing on a lock upgrade.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -1,8 +1,16 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import TemplateView
+
+from games import accounts, views
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("games/", include("games.urls")),
+    path("players/<str:username>/", views.profile, name="profile"),
+    path("rules/", views.rules, name="rules"),
+    path("rules/<str:edition>/", views.rules, name="rules-edition"),
     path("admin/", admin.site.urls),
 ]

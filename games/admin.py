@@ -1,0 +1,138 @@
+"""The referee's tools: every game, its log, and its full state after any action."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from games import engine, services
+from games.models import Action, Game
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    title = "player"
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        users = (
+            get_user_model()
+            .objects.filter(Q(games_as_seat0__isnull=False) | Q(games_as_seat1__isnull=False))
+            .distinct()
+            .order_by("username")
+        )
+        return [(u.pk, u.username) for u in users[:200]]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(Q(seat0_id=self.value()) | Q(seat1_id=self.value()))
+        return queryset
+
+
+class ActionInline(admin.TabularInline):
+    model = Action
+    extra = 0
+    can_delete = False
+    fields = ("seq", "player", "user", "data", "created_at")
+    readonly_fields = fields
+    ordering = ("seq",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "seat0",
+        "seat1",
+        "edition",
+        "status",
+        "seq",
+        "scores",
+        "created_at",
+        "finished_at",
+        "review_link",
+    )
+    list_filter = (
+        "status",
+        "edition",
+        "private",
+        "created_at",
+        "started_at",
+        "finished_at",
+        PlayerFilter,
+    )
+    search_fields = ("seat0__username", "seat1__username", "id")
+    readonly_fields = (
+        "seed",
+        "invite_token",
+        "seq",
+        "to_decide",
+        "winners",
+        "scores",
+        "termination",
+        "engine_version",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "review_link",
+    )
+    inlines = [ActionInline]
+
+    @admin.display(description="review")
+    def review_link(self, obj):
+        if obj.pk is None:
+            return ""
+        return format_html(
+            '<a href="{}">review the state</a>', reverse("admin:games_game_review", args=[obj.pk])
+        )
+
+    def get_urls(self):
+        review = path(
+            "<int:pk>/review/",
+            self.admin_site.admin_view(self.review_view),
+            name="games_game_review",
+        )
+        return [review, *super().get_urls()]
+
+    def review_view(self, request, pk: int):
+        """The full state after a chosen action, secrets included, for a referee."""
+        game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+        if not self.has_view_permission(request, game):
+            from django.core.exceptions import PermissionDenied
+
+            raise PermissionDenied
+        try:
+            upto = min(max(int(request.GET.get("seq", game.seq)), 0), game.seq)
+        except ValueError:
+            upto = game.seq
+        state = services.replay_game(game, upto=upto)
+        full = state.to_json()
+        tiles = [t.to_json() for t in state.tiles]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Review of game {game.pk} after action {upto}",
+            "game": game,
+            "upto": upto,
+            "seqs": range(game.seq + 1),
+            "actions": game.actions.order_by("seq"),
+            "stack": [tiles[t] for t in reversed(full["stack"])],
+            "discard": [tiles[t] for t in full["discard"]],
+            "removed": [tiles[t] for t in full["removed"]],
+            "view": engine.view(state, None),
+            "jester_picks": full["jester_picks"],
+            "pending": full["pending"],
+            "state_json": json.dumps(full, indent=1),
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/games/review.html", context)

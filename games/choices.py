@@ -1,0 +1,124 @@
+"""Turning the engine's legal actions into clicks.
+
+Each legal action is a path of steps (pick a tile, then a cell, then a rank...). The page holds
+the steps picked so far in its ``pick`` query parameter; what it offers next are exactly the next
+steps of the legal actions that start with them. A step that completes an action becomes a form
+posting that action; any other step is a link that picks it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from games.engine import Action
+from games.engine.components import COLOR_NAMES, RANK_NAMES
+
+SEPARATOR = "/"
+
+
+def steps(action: Action) -> tuple[str, ...]:
+    """The clicks that make up ``action``, in order."""
+    path: list[str] = []
+    if action.tile is not None:
+        path.append(f"tile:{action.tile}")
+    if action.kind in ("builder", "decline", "skip_altar"):
+        path.append(action.kind)
+    if action.color is not None:
+        return (*path, f"color:{action.color}")
+    if action.col is not None:
+        path.append(f"at:{action.col},{action.row}")
+    if action.to_col is not None:
+        path.append(f"to:{action.to_col},{action.to_row}")
+    if action.rank is not None:
+        path.append(f"rank:{action.rank}")
+    return tuple(path)
+
+
+def parse_pick(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    return tuple(part for part in text.split(SEPARATOR) if part)[:4]
+
+
+@dataclass
+class Choice:
+    token: str
+    label: str
+    action: Action | None  # set when this click completes an action
+    pick: str  # the pick parameter after this click
+
+    @property
+    def action_json(self) -> str:
+        return json.dumps(self.action.to_json()) if self.action else ""
+
+    @property
+    def query(self) -> str:
+        return urlencode({"pick": self.pick})
+
+
+@dataclass
+class Choices:
+    """What the viewer may click now, sorted by where it shows on the page."""
+
+    picked: tuple[str, ...] = ()
+    tiles: dict[int, Choice] = field(default_factory=dict)
+    cells: dict[str, Choice] = field(default_factory=dict)
+    buttons: list[Choice] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.tiles or self.cells or self.buttons)
+
+    @property
+    def picked_tile(self) -> int | None:
+        for token in self.picked:
+            if token.startswith("tile:"):
+                return int(token[5:])
+        return None
+
+    @property
+    def picked_cells(self) -> list[str]:
+        return [t.split(":", 1)[1] for t in self.picked if t.startswith(("at:", "to:"))]
+
+
+def label(token: str) -> str:
+    kind, _, value = token.partition(":")
+    if kind == "rank":
+        return RANK_NAMES.get(value, value)
+    if kind == "color":
+        return f"{COLOR_NAMES.get(value, value)} ({value})"
+    if kind in ("at", "to"):
+        col, row = value.split(",")
+        return f"c{col}r{row}"
+    return {
+        "builder": "Place a builder on the vault just placed",
+        "decline": "Decline (keep the coin)",
+        "skip_altar": "No second altar",
+    }.get(token, token)
+
+
+def offer(legal: list[Action], picked: tuple[str, ...]) -> Choices:
+    """The next clicks after ``picked``; an unknown pick falls back to a fresh start."""
+    paths = [(steps(a), a) for a in legal]
+    depth = len(picked)
+    matching = [(p, a) for p, a in paths if p[:depth] == picked and len(p) > depth]
+    if picked and not matching:
+        return offer(legal, ())
+    nexts: dict[str, list[tuple[tuple[str, ...], Action]]] = {}
+    for path, action in matching:
+        nexts.setdefault(path[depth], []).append((path, action))
+    choices = Choices(picked=picked)
+    for token, options in nexts.items():
+        complete = [a for p, a in options if len(p) == depth + 1]
+        action = complete[0] if len(options) == 1 and complete else None
+        choice = Choice(token, label(token), action, SEPARATOR.join((*picked, token)))
+        kind, _, value = token.partition(":")
+        if kind == "tile":
+            choices.tiles[int(value)] = choice
+        elif kind in ("at", "to"):
+            choices.cells[value] = choice
+        else:
+            choices.buttons.append(choice)
+    return choices

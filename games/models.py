@@ -1,0 +1,155 @@
+"""Players' games and their append-only action logs.
+
+A game's state is never stored: it is rebuilt by replaying its ``Action`` rows through the
+engine (see ``games.services.load_state``).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from games import engine
+
+ENGINE_VERSION = "1"
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class GameQuerySet(models.QuerySet):
+    def involving(self, user) -> GameQuerySet:
+        return self.filter(Q(seat0=user) | Q(seat1=user))
+
+    def open_seeks(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.OPEN, private=False)
+
+    def running(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.ACTIVE)
+
+    def waiting_for(self, user) -> GameQuerySet:
+        """Running games in which ``user`` must decide now."""
+        return self.running().filter(Q(seat0=user, to_decide=0) | Q(seat1=user, to_decide=1))
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for an opponent"
+        ACTIVE = "active", "in play"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+
+    class Edition(models.TextChoices):
+        E2010 = "2010", "2010 (the King)"
+        E2022 = "2022", "2022 (the Queen, with the Jester)"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    # Seat 0 is engine player 0, seat 1 engine player 1; who moves first is in ``options``.
+    seat0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_seat0",
+        null=True,
+        blank=True,
+    )
+    seat1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_seat1",
+        null=True,
+        blank=True,
+    )
+    edition = models.CharField(max_length=4, choices=Edition.choices, default=Edition.E2022)
+    options = models.JSONField(help_text="the engine's Options, as JSON")
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    private = models.BooleanField(default=False, help_text="an invitation by link, not a seek")
+    invite_token = models.CharField(max_length=32, default=new_token, unique=True, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    seq = models.PositiveIntegerField(default=0, help_text="number of actions in the log")
+    to_decide = models.SmallIntegerField(null=True, blank=True, help_text="seat that must act")
+    winners = models.JSONField(default=list, blank=True)
+    scores = models.JSONField(default=list, blank=True)
+    termination = models.CharField(max_length=20, blank=True)
+    engine_version = models.CharField(max_length=10, default=ENGINE_VERSION)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["status", "private"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}: {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        names = [u.username if u else "?" for u in (self.seat0, self.seat1)]
+        return " vs ".join(names)
+
+    @property
+    def engine_options(self) -> engine.Options:
+        return engine.Options.from_json(self.options)
+
+    def seat_of(self, user) -> int | None:
+        if not user.is_authenticated:
+            return None
+        if self.seat0_id == user.pk:
+            return 0
+        if self.seat1_id == user.pk:
+            return 1
+        return None
+
+    def player(self, seat: int):
+        return self.seat0 if seat == 0 else self.seat1
+
+    def result_for(self, user) -> str:
+        """ "won", "lost", "shared" or "" for the user's view of a finished game."""
+        seat = self.seat_of(user)
+        if self.status != self.Status.FINISHED or seat is None:
+            return ""
+        if seat not in self.winners:
+            return "lost"
+        return "shared" if len(self.winners) == 2 else "won"
+
+
+class Action(models.Model):
+    """One decision in a game's log. Rows are only ever appended."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    player = models.SmallIntegerField(help_text="engine seat, 0 or 1")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    data = models.JSONField(help_text="the engine action, as JSON")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("the action log is append-only")
+        super().save(*args, **kwargs)

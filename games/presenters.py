@@ -1,0 +1,224 @@
+"""Shaping a viewer's view of the game for the templates. Rules are never decided here: every
+number comes from ``engine.view`` and every clickable thing from ``engine.legal_actions``."""
+
+from __future__ import annotations
+
+from games import engine
+from games.choices import Choices, offer, parse_pick
+from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.state import WIDTH
+from games.models import Game
+
+RANK_LETTERS = {"architect": "A", "mason": "M", "strongman": "S", "jester": "J"}
+
+PROMPTS = {
+    "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
+    "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}, or decline.",
+    "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
+    "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
+    "second_altar": "Altar: place a second altar on a highlighted vault, or stop at one.",
+    "jester": "Scoring: choose the extra colour of your Jester at c{col}r{row}. "
+    "Your opponent will not see it until the scoring.",
+}
+PAID_EFFECTS = {
+    "promote": "promote one of your builders to a rank other than {rank}",
+    "recruit": "place a builder on an empty vault next to one of yours",
+    "confuse": "choose yourself which of your builders moves, and where",
+}
+
+
+def seat_names(game: Game) -> list[str]:
+    return [u.username if u else "…" for u in (game.seat0, game.seat1)]
+
+
+def game_context(game: Game, state: engine.State, user, pick: str | None = None) -> dict:
+    """Everything the game page and its partials show to ``user``."""
+    seat = game.seat_of(user)
+    seen = engine.view(state, seat)
+    names = seat_names(game)
+    choices = Choices()
+    if seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat:
+        choices = offer(engine.legal_actions(state), parse_pick(pick))
+    return {
+        "game": game,
+        "view": seen,
+        "seat": seat,
+        "names": names,
+        "choices": choices,
+        "rows": cathedral_rows(seen, choices),
+        "market": market_columns(seen, choices),
+        "players": player_panels(seen, names, seat),
+        "track": king_track(seen),
+        "prompt": prompt(seen, seat),
+        "preview": preview(seen),
+        "log": log_lines(seen, names),
+        "result": result_line(seen, names, seat),
+        "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
+    }
+
+
+def _cell_label(cell: dict) -> str:
+    if cell["scaffold"]:
+        return "scaffolding"
+    parts = ["/".join(COLOR_NAMES[c] for c in cell["colors"]) + " vault"]
+    if cell["crown"]:
+        parts.append("crowned")
+    if cell["builder"]:
+        rank = cell["builder"]["rank"]
+        who = f"builder of player {cell['builder']['player'] + 1}"
+        parts.append(f"{RANK_NAMES[rank]} {who}" if rank else who)
+    if cell["glass"]:
+        parts.append("stained glass")
+    if cell["altar"]:
+        parts.append("altar")
+    return ", ".join(parts)
+
+
+def cathedral_rows(seen: dict, choices: Choices) -> list[list[dict]]:
+    """Rows of the cathedral, the far end first and row 0 (against the board) last."""
+    cells = {(c["col"], c["row"]): c for c in seen["cathedral"]}
+    targets = {tuple(int(x) for x in key.split(",")): ch for key, ch in choices.cells.items()}
+    top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
+    picked = set(choices.picked_cells)
+    last = tuple(seen["last_vault"]) if seen["last_vault"] else None
+    rows = []
+    for row in range(top, -1, -1):
+        line = []
+        for col in range(WIDTH):
+            cell = cells.get((col, row))
+            line.append(
+                {
+                    "col": col,
+                    "row": row,
+                    "cell": cell,
+                    "label": _cell_label(cell) if cell else "empty",
+                    "choice": targets.get((col, row)),
+                    "picked": f"{col},{row}" in picked,
+                    "last": (col, row) == last,
+                    "jester": seen["jester_picks"].get(f"{col},{row}"),
+                }
+            )
+        rows.append(line)
+    return rows
+
+
+def market_columns(seen: dict, choices: Choices) -> list[dict]:
+    columns = []
+    for slot in range(3):
+        order = seen["market"]["orders"][slot]
+        vault = seen["market"]["vaults"][slot]
+        columns.append(
+            {
+                "order": order,
+                "order_name": ORDER_NAMES[order["order"]] if order else "",
+                "order_choice": choices.tiles.get(order["id"]) if order else None,
+                "vault": vault,
+                "vault_choice": choices.tiles.get(vault["id"]) if vault else None,
+                "order_picked": bool(order) and choices.picked_tile == order["id"],
+                "vault_picked": bool(vault) and choices.picked_tile == vault["id"],
+            }
+        )
+    return columns
+
+
+def player_panels(seen: dict, names: list[str], seat: int | None) -> list[dict]:
+    return [
+        {
+            "seat": p,
+            "name": names[p],
+            "you": p == seat,
+            "active": seen["active_player"] == p and not seen["finished"],
+            "deciding": seen["to_decide"] == p,
+            **seen["players"][p],
+        }
+        for p in (0, 1)
+    ]
+
+
+def king_track(seen: dict) -> list[dict]:
+    last = seen["crown_spaces"][-1]
+    return [
+        {
+            "space": space,
+            "crown": space in seen["crown_spaces"],
+            "monarch": space == seen["king"],
+        }
+        for space in range(last + 1)
+    ]
+
+
+def prompt(seen: dict, seat: int | None) -> str:
+    decision = seen["decision"]
+    if decision is None or seat is None or seen["to_decide"] != seat:
+        return ""
+    kind = decision["kind"]
+    if kind == "main":
+        left = seen["actions_left"]
+        return PROMPTS["main"].format(actions_left=left, plural="" if left == 1 else "s")
+    if kind == "paid":
+        effect = PAID_EFFECTS[decision["order"]].format(
+            rank=RANK_NAMES.get(decision.get("rank"), "")
+        )
+        return PROMPTS["paid"].format(order=ORDER_NAMES[decision["order"]], effect=effect)
+    if kind == "jester":
+        col, row = decision["at"]
+        return PROMPTS["jester"].format(col=col, row=row)
+    return PROMPTS[kind]
+
+
+def preview(seen: dict) -> dict:
+    """The "if scored now" preview: every area and who would take it (no Jester colours)."""
+    report = engine.score_cathedral(seen["cathedral"])
+    return report.to_json()
+
+
+def log_lines(seen: dict, names: list[str]) -> list[dict]:
+    lines = [
+        {
+            "seq": e["seq"],
+            "who": names[e["player"]] if e["player"] is not None else "",
+            "text": e["text"],
+        }
+        for e in seen["log"]
+    ]
+    for event in seen["events"]:
+        text = event_text(event, names)
+        if text:
+            lines.append({"seq": event["seq"], "who": "", "text": text, "event": True})
+    lines.sort(key=lambda line: (line["seq"], "event" in line))
+    return lines[::-1]
+
+
+def event_text(event: dict, names: list[str]) -> str:
+    kind = event["kind"]
+    if kind == "refresh":
+        return "No vault on offer could be placed: the three were discarded and three drawn."
+    if kind == "reshuffle":
+        return f"The stack ran out: the discard pile ({event['tiles']} tiles) was shuffled into a new stack."
+    if kind == "exhaustion":
+        return "The stack ran out a second time: the game ends with a final scoring."
+    if kind == "scoring":
+        points = event["points"]
+        return f"Scoring {event['number']}: {names[0]} +{points[0]}, {names[1]} +{points[1]}."
+    if kind == "end":
+        return "The game is over."
+    return ""
+
+
+def result_line(seen: dict, names: list[str], seat: int | None) -> str:
+    if not seen["finished"]:
+        return ""
+    scores = [p["score"] for p in seen["players"]]
+    winners = seen["winners"]
+    how = (
+        "after the third scoring"
+        if seen["termination"] == "third scoring"
+        else "when the stack ran out"
+    )
+    if len(winners) == 2:
+        return f"A shared victory at {scores[0]} points each, {how}."
+    winner = winners[0]
+    if seat is not None:
+        verdict = "You won" if winner == seat else "You lost"
+        return f"{verdict}, {scores[seat]} to {scores[1 - seat]}, {how}."
+    return f"{names[winner]} won, {scores[winner]} to {scores[1 - winner]}, {how}."

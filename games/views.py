@@ -1,0 +1,220 @@
+"""Lobby, game page, moves, my games, profiles and rules. Views stay thin: the service decides."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, IntegerField, Q, Value, When
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import services
+from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
+from games.engine.components import Options as EngineOptions
+from games.forms import NewGameForm
+from games.models import Game
+from games.presenters import game_context
+
+PARTIALS = {"play", "board", "market", "status", "log"}
+
+
+def _games_for_lobby(user):
+    return Game.objects.open_seeks().select_related("seat0").order_by("-created_at")
+
+
+@require_GET
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {
+        "seeks": _games_for_lobby(request.user),
+        "form": NewGameForm(),
+        "waiting": Game.objects.waiting_for(request.user).select_related("seat0", "seat1"),
+        "mine_open": Game.objects.filter(created_by=request.user, status=Game.Status.OPEN),
+    }
+    if request.htmx:
+        return render(request, "games/lobby.html#seeks", context)
+    return render(request, "games/lobby.html", context)
+
+
+@require_POST
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        context = {
+            "seeks": _games_for_lobby(request.user),
+            "form": form,
+            "waiting": Game.objects.waiting_for(request.user),
+            "mine_open": Game.objects.filter(created_by=request.user, status=Game.Status.OPEN),
+        }
+        return render(request, "games/lobby.html", context, status=400)
+    game = services.create_game(request.user, form.game_settings())
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def accept(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    if game.private and request.POST.get("token") != game.invite_token:
+        raise PermissionDenied("this game is a private invitation")
+    try:
+        services.accept_game(game, request.user)
+    except services.MoveRejected as error:
+        messages.error(request, error.message)
+        return redirect("games:lobby")
+    return redirect(game)
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        services.cancel_game(game, request.user)
+    except services.NotAllowed as error:
+        raise PermissionDenied(error.message) from None
+    except services.MoveRejected as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, f"Game {game.pk} was cancelled.")
+    return redirect("games:lobby")
+
+
+@require_GET
+@login_required
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("seat0"), invite_token=token)
+    if game.status != Game.Status.OPEN:
+        return redirect(game)
+    return render(request, "games/invitation.html", {"game": game})
+
+
+@require_GET
+@login_required
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    if game.status == Game.Status.CANCELLED:
+        raise Http404("this game was cancelled")
+    if request.htmx and request.GET.get("waiting"):
+        # The waiting page polls: open the board as soon as someone has accepted.
+        if game.status == Game.Status.OPEN:
+            return HttpResponse(status=204)
+        return HttpResponseClientRedirect(game.get_absolute_url())
+    if game.status == Game.Status.OPEN:
+        return render(
+            request, "games/waiting.html", {"game": game, "seat": game.seat_of(request.user)}
+        )
+    return _render_game(request, game)
+
+
+def _render_game(request, game, status=200, error=""):
+    state = services.load_state(game)
+    context = game_context(game, state, request.user, request.GET.get("pick"))
+    context["error"] = error
+    partial = request.GET.get("partial")
+    if request.htmx and partial in PARTIALS:
+        return render(request, f"games/game.html#{partial}", context, status=status)
+    if request.htmx:
+        return render(request, "games/game.html#play", context, status=status)
+    return render(request, "games/game.html", context, status=status)
+
+
+@require_POST
+@login_required
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    if game.seat_of(request.user) is None:
+        raise PermissionDenied("only the two players of this game can act in it")
+    try:
+        data = json.loads(request.POST.get("action", ""))
+        seq = int(request.POST.get("seq", ""))
+    except ValueError:
+        return _rejected(request, game, 400, "that form was not a move: reload the page")
+    try:
+        game = services.submit_action(game, request.user, data, seq)
+    except services.MoveRejected as error:
+        game.refresh_from_db()
+        return _rejected(request, game, error.status, error.message)
+    if request.htmx:
+        request.GET = request.GET.copy()
+        request.GET.pop("pick", None)
+        return _render_game(request, game)
+    return redirect(game)
+
+
+def _rejected(request, game, status, message):
+    request.GET = request.GET.copy()
+    request.GET.pop("pick", None)
+    return _render_game(request, game, status=status, error=message)
+
+
+@require_GET
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    games = (
+        Game.objects.involving(user)
+        .exclude(status=Game.Status.CANCELLED)
+        .select_related("seat0", "seat1")
+        .annotate(
+            waiting=Case(
+                When(
+                    Q(seat0=user, to_decide=0, status="active")
+                    | Q(seat1=user, to_decide=1, status="active"),
+                    then=Value(0),
+                ),
+                When(status="active", then=Value(1)),
+                When(status="open", then=Value(2)),
+                default=Value(3),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("waiting", "-updated_at")
+    )
+    rows = [{"game": g, "result": g.result_for(user), "your_move": g.waiting == 0} for g in games]
+    return render(request, "games/my_games.html", {"rows": rows})
+
+
+@require_GET
+@login_required
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    person = get_object_or_404(get_user_model(), username=username)
+    games = (
+        Game.objects.involving(person)
+        .filter(status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
+        .select_related("seat0", "seat1")
+        .order_by("-updated_at")
+    )
+    finished = [
+        {"game": g, "result": g.result_for(person)} for g in games if g.status == "finished"
+    ]
+    running = [g for g in games if g.status == "active"]
+    record = {k: sum(1 for r in finished if r["result"] == k) for k in ("won", "lost", "shared")}
+    return render(
+        request,
+        "games/profile.html",
+        {"person": person, "finished": finished, "running": running, "record": record},
+    )
+
+
+@require_http_methods(["GET"])
+def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
+    if edition not in EDITIONS:
+        raise Http404("no such edition")
+    options = EngineOptions(edition=edition)
+    context = {
+        "edition": edition,
+        "options": options,
+        "ranks": [RANK_NAMES[r] for r in options.ranks],
+        "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
+        "assumed": ASSUMED,
+        "editions": list(EDITIONS),
+    }
+    return render(request, "games/rules.html", context)
