@@ -117,6 +117,14 @@ class Game(models.Model):
             return 1
         return None
 
+    def can_watch(self, user) -> bool:
+        """Players always; any logged-in user for a public game once it has begun."""
+        if not user.is_authenticated or self.status == self.Status.CANCELLED:
+            return False
+        if self.seat_of(user) is not None:
+            return True
+        return not self.private and self.status != self.Status.OPEN
+
     def player(self, seat: int):
         return self.seat0 if seat == 0 else self.seat1
 

@@ -1,3 +1,9 @@
 """Websocket routes of the games app."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:pk>/", GameConsumer.as_asgi()),
+]

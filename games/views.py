@@ -111,6 +111,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return render(
             request, "games/waiting.html", {"game": game, "seat": game.seat_of(request.user)}
         )
+    if not game.can_watch(request.user):
+        raise PermissionDenied("this private game is only open to its two players")
     return _render_game(request, game)
 
 

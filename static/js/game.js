@@ -40,7 +40,13 @@
   });
   document.body.addEventListener("htmx:wsBeforeMessage", function (event) {
     const text = event.detail.message;
-    if (typeof text !== "string" || text.charAt(0) !== "{") return;
+    if (typeof text !== "string") return;
+    if (text.charAt(0) !== "{") {
+      // Partials: never let an older push overwrite a newer board.
+      const match = /data-seq="(\d+)"/.exec(text);
+      if (match && parseInt(match[1], 10) < currentSeq()) event.preventDefault();
+      return;
+    }
     // A JSON message is a notice, not HTML: presence, or a seq the page must reach.
     event.preventDefault();
     const notice = JSON.parse(text);
