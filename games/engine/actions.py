@@ -76,7 +76,9 @@ class Action:
             raise IllegalAction(f"unknown action type {kind!r}")
         unknown = set(data) - {"type", *_FIELDS}
         if unknown:
-            raise IllegalAction(f"unexpected fields in action: {', '.join(sorted(unknown))}")
+            raise IllegalAction(
+                f"unexpected fields in action: {', '.join(sorted(map(str, unknown)))}"
+            )
         values = {}
         for name in _FIELDS:
             value = data.get(name)
