@@ -21,7 +21,7 @@ from games.forms import NewGameForm
 from games.models import Game
 from games.presenters import game_context
 
-PARTIALS = {"play", "board", "market", "status", "log"}
+PARTIALS = {"live", "play", "board", "market", "status", "log"}
 
 
 def _games_for_lobby(user):
@@ -120,11 +120,13 @@ def _render_game(request, game, status=200, error=""):
     state = services.load_state(game)
     context = game_context(game, state, request.user, request.GET.get("pick"))
     context["error"] = error
-    partial = request.GET.get("partial")
-    if request.htmx and partial in PARTIALS:
-        return render(request, f"games/game.html#{partial}", context, status=status)
     if request.htmx:
-        return render(request, "games/game.html#play", context, status=status)
+        # Answer with the region the request will swap: a move form and the page's catch-up
+        # replace the whole live region (log included), a pick link only the play area.
+        partial = request.GET.get("partial") or request.htmx.target
+        if partial not in PARTIALS:
+            partial = "play"
+        return render(request, f"games/game.html#{partial}", context, status=status)
     return render(request, "games/game.html", context, status=status)
 
 
