@@ -161,7 +161,11 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         raise MoveRejected(str(error)) from None
     try:
         with transaction.atomic():
-            game = Game.objects.select_for_update().select_related("seat0", "seat1").get(pk=game.pk)
+            game = (
+                Game.objects.select_for_update(of=("self",))
+                .select_related("seat0", "seat1")
+                .get(pk=game.pk)
+            )
             seat = game.seat_of(user)
             if seat is None:
                 raise NotAllowed("only the two players of this game can act in it")

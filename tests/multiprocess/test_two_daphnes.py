@@ -1,0 +1,185 @@
+"""Two daphne processes on one PostgreSQL and one Redis: a move made through one process is
+pushed to a player whose socket is on the other."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookies
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .services_up import ensure_postgres, ensure_redis, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.multiprocess
+
+SETUP = """
+import json
+from django.test import Client
+from django.contrib.auth.models import User
+from games import engine, services
+ann = User.objects.create_user("ann", "ann@example.com", "a long enough password 1")
+bob = User.objects.create_user("bob", "bob@example.com", "a long enough password 2")
+game = services.create_game(ann, services.GameSettings(edition="2010", first="me"))
+game = services.accept_game(game, bob)
+move = engine.legal_actions(services.load_state(game))[0].to_json()
+sessions = {}
+for user in (ann, bob):
+    client = Client()
+    client.force_login(user)
+    sessions[user.username] = client.cookies["sessionid"].value
+print(json.dumps({"game": game.pk, "move": move, "sessions": sessions}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def database_url():
+    problem = ensure_postgres()
+    if problem:
+        pytest.skip(problem)
+    import psycopg
+
+    name = f"basilica_mp_{secrets.token_hex(4)}"
+    admin = "postgresql://postgres@127.0.0.1:5432/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    problem = ensure_redis()
+    if problem:
+        pytest.skip(problem)
+    return "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture(scope="module")
+def site_env(database_url, redis_url):
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": "basilica_site.settings",
+        "DJANGO_DEBUG": "1",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
+    setup = subprocess.run(
+        [*manage, "shell", "-c", SETUP],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    facts = json.loads(setup.stdout.strip().splitlines()[-1])
+    return env, facts
+
+
+@pytest.fixture(scope="module")
+def two_daphnes(site_env):
+    env, facts = site_env
+    daphne = str(Path(sys.executable).parent / "daphne")
+    ports = [free_port(), free_port()]
+    processes = [
+        subprocess.Popen(
+            [daphne, "-b", "127.0.0.1", "-p", str(port), "basilica_site.asgi:application"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    try:
+        for port in ports:
+            assert wait_for(port, 30), f"daphne did not start on port {port}"
+        yield ports, facts
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()  # daphne may wait on a closing socket; it holds no state
+                process.wait(timeout=5)
+
+
+def post_move(port: int, game: int, session: str, move: dict, seq: int) -> int:
+    """Play a move as a browser would: GET the page for a CSRF token, then POST the form."""
+    base = f"http://127.0.0.1:{port}"
+    page = urllib.request.Request(
+        f"{base}/games/{game}/", headers={"Cookie": f"sessionid={session}"}
+    )
+    with urllib.request.urlopen(page, timeout=10) as response:
+        cookies = http.cookies.SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookies.load(header)
+        html = response.read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    csrf_cookie = cookies["csrftoken"].value
+    body = urllib.parse.urlencode(
+        {"action": json.dumps(move), "seq": seq, "csrfmiddlewaretoken": token}
+    ).encode()
+    post = urllib.request.Request(
+        f"{base}/games/{game}/act/",
+        data=body,
+        headers={"Cookie": f"sessionid={session}; csrftoken={csrf_cookie}", "HX-Request": "true"},
+    )
+    with urllib.request.urlopen(post, timeout=10) as response:
+        return response.status
+
+
+async def watch_then_move(ports, facts) -> str:
+    import websockets
+
+    watch_port, move_port = ports
+    game = facts["game"]
+    async with websockets.connect(
+        f"ws://127.0.0.1:{watch_port}/ws/games/{game}/",
+        additional_headers={
+            "Cookie": f"sessionid={facts['sessions']['bob']}",
+            "Origin": f"http://127.0.0.1:{watch_port}",
+        },
+        open_timeout=10,
+    ) as bobs_socket:
+        hello = json.loads(await asyncio.wait_for(bobs_socket.recv(), 10))
+        assert hello == {"type": "seq", "seq": 0}
+        status = await asyncio.to_thread(
+            post_move, move_port, game, facts["sessions"]["ann"], facts["move"], 0
+        )
+        assert status == 200
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            message = await asyncio.wait_for(bobs_socket.recv(), 10)
+            if not message.startswith("{"):
+                return message
+    raise AssertionError("no push arrived on the other process")
+
+
+def test_a_move_through_one_daphne_is_pushed_by_the_other(two_daphnes):
+    ports, facts = two_daphnes
+    push = asyncio.run(watch_then_move(ports, facts))
+    assert 'data-seq="1"' in push
+    assert 'id="board"' in push
