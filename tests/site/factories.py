@@ -9,7 +9,7 @@ import random
 from django.contrib.auth import get_user_model
 
 from games import engine, services
-from games.models import Game
+from games.models import Action, Game
 
 PASSWORD = "a cathedral of many colours"
 _names = itertools.count(1)
@@ -63,3 +63,59 @@ def play_randomly(game: Game, moves: int, rng: random.Random | None = None) -> G
 
 def first_legal(game: Game) -> dict:
     return engine.legal_actions(services.load_state(game))[0].to_json()
+
+
+def finished_game(seat0, seat1, winners: list[int], scores: list[int]) -> Game:
+    """A game recorded as over, as the service leaves it after the last move."""
+    game = started_game(seat0, seat1)
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.FINISHED,
+        winners=winners,
+        scores=scores,
+        termination="third scoring",
+        to_decide=None,
+    )
+    game.refresh_from_db()
+    return game
+
+
+def game_from_log(
+    options: engine.Options, seed: int, actions: list[engine.Action], **users
+) -> Game:
+    """A game in play that has reached the position these actions lead to from ``seed``."""
+    game = started_game(**users)
+    state = engine.replay(options, seed, actions, check=True)
+    Game.objects.filter(pk=game.pk).update(
+        options=options.to_json(), seed=seed, seq=len(actions), to_decide=state.to_decide
+    )
+    game.refresh_from_db()
+    Action.objects.bulk_create(
+        Action(
+            game=game,
+            seq=seq,
+            player=entry["player"],
+            user=game.player(entry["player"]),
+            data=entry["action"],
+        )
+        for seq, entry in enumerate(state.history, start=1)
+    )
+    return game
+
+
+def random_choice(rng: random.Random, actions: list[engine.Action]) -> engine.Action:
+    """A kind of action at random, then one of that kind, so that orders get played too."""
+    kinds = sorted({a.kind for a in actions})
+    kind = rng.choice(kinds)
+    return rng.choice([a for a in actions if a.kind == kind])
+
+
+def search_position(options: engine.Options, wanted, seeds=range(500)):
+    """The first (seed, actions) of random play that reaches a state where ``wanted(state)``."""
+    for seed in seeds:
+        state, actions, rng = engine.new_game(options, seed), [], random.Random(seed)
+        while not state.finished:
+            if wanted(state):
+                return seed, actions
+            actions.append(random_choice(rng, engine.legal_actions(state)))
+            state = engine.apply_action(state, actions[-1])
+    raise LookupError("no random game reached the position")
