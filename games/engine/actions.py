@@ -14,6 +14,7 @@ player); ``second_scaffold``; ``second_altar`` or ``skip_altar``; ``jester`` (co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 
@@ -79,21 +80,25 @@ class Action:
             raise IllegalAction(
                 f"unexpected fields in action: {', '.join(sorted(map(str, unknown)))}"
             )
-        values = {}
+        values = []
         for name in _FIELDS:
             value = data.get(name)
-            if value is None:
-                continue
-            if name in _INT_FIELDS:
-                if type(value) is not int:
-                    raise IllegalAction(f"{name} must be a whole number")
-            elif not isinstance(value, str):
-                raise IllegalAction(f"{name} must be text")
-            values[name] = value
-        return cls(kind, **values)
+            if value is not None:
+                if name in _INT_FIELDS:
+                    if type(value) is not int:
+                        raise IllegalAction(f"{name} must be a whole number")
+                elif type(value) is not str:
+                    raise IllegalAction(f"{name} must be text")
+            values.append(value)
+        return make(kind, *values) if cls is Action else cls(kind, *values)
 
     def __str__(self) -> str:
         return describe(self)
+
+
+# Actions are immutable values, so ``legal_actions`` hands out shared instances instead of
+# building thousands of equal ones per game (positional arguments only, in field order).
+make = lru_cache(maxsize=1 << 16)(Action)
 
 
 def _at(col: int | None, row: int | None) -> str:

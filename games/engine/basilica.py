@@ -49,7 +49,7 @@ def apply_action(state: State, action: Action | dict) -> State:
     """
     if not isinstance(action, Action):
         action = Action.from_json(action)
-    if action not in legal_actions(state):
+    if not is_legal(state, action):
         raise IllegalAction(why_illegal(state, action))
     following = state.copy()
     perform(following, action)
@@ -68,10 +68,17 @@ def replay(
     for action in actions:
         if not isinstance(action, Action):
             action = Action.from_json(action)
-        if check and action not in legal_actions(state):
+        if check and not is_legal(state, action):
             raise IllegalAction(f"action {len(state.history) + 1}: {why_illegal(state, action)}")
         perform(state, action)
     return state
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether ``action`` is one of ``legal_actions(state)``."""
+    legal = legal_actions(state)
+    # Legal actions and parsed ones are shared instances: an identity scan usually settles it.
+    return any(a is action for a in legal) or action in legal
 
 
 def describe_action(state: State, action: Action) -> str:
@@ -160,14 +167,29 @@ def _public_events(state: State) -> list[dict]:
 def _log(state: State, player: int | None) -> list[dict]:
     last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
     entries = []
+    tiles = state.tiles
     for seq, entry in enumerate(state.history, start=1):
-        action = Action.from_json(entry["action"])
-        if action.kind == "jester" and seq > last_scoring and entry["player"] != player:
+        action = entry["action"]
+        if action["type"] == "jester" and seq > last_scoring and entry["player"] != player:
             text = "choose a Jester colour (hidden until the scoring)"
         else:
-            text = describe(action, state.tiles)
+            text = _text(action, tiles)
         entries.append({"seq": seq, "player": entry["player"], "text": text})
     return entries
+
+
+_TEXTS: dict[tuple, str] = {}  # log lines by action (and vault colours): views redraw the log
+
+
+def _text(action: dict, tiles) -> str:
+    colors = tiles[action["tile"]].colors if action["type"] == "vault" else None
+    key = (tuple(action.items()), colors)
+    text = _TEXTS.get(key)
+    if text is None:
+        if len(_TEXTS) >= 100_000:
+            _TEXTS.clear()
+        text = _TEXTS[key] = describe(Action.from_json(action), tiles)
+    return text
 
 
 # -- why an action is refused ------------------------------------------------------------------

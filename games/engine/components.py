@@ -87,10 +87,11 @@ class Tile:
     crown: bool
     order: str
     paid: bool
+    # Two colours; stored rather than computed, as placement asks it for every cell it tries.
+    wild: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def wild(self) -> bool:
-        return len(self.colors) > 1
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "wild", len(self.colors) > 1)
 
     def to_json(self) -> dict:
         return {

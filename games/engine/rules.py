@@ -6,15 +6,15 @@ what it lists. ``perform`` applies an action known to be legal (a replayed log s
 
 from __future__ import annotations
 
-from .actions import Action
+from .actions import Action, make
 from .cathedral import (
     builders_of,
     empty_vaults,
     moves_from,
     neighbours,
     placement_cells,
-    vault_cells,
     vaults,
+    wild_cells,
 )
 from .components import (
     ALTAR,
@@ -68,15 +68,16 @@ def paid_recruit_targets(state: State, player: int) -> list[Pos]:
 
 def confuse_targets(state: State, player: int) -> list[Pos]:
     """Own builders whose return home leaves an opponent's builder that Confuse can move."""
-    result = []
-    for pos in builders_of(state, player):
-        cell = state.cells[pos]
-        cell.builder = None  # try it: sending this one home may open a cell to move into
-        possible = bool(move_targets(state, 1 - player, confusing=True))
-        cell.builder = player
-        if possible:
-            result.append(pos)
-    return result
+    own = builders_of(state, player)
+    cells = state.cells
+    movable = [pos for pos in builders_of(state, 1 - player) if not cells[pos].altar]
+    if not own or not movable:
+        return []
+    if any(moves_from(state, pos) for pos in movable):
+        return own  # whichever goes home, a move is left
+    # Otherwise only a builder next to a movable one opens a vault for it by going home.
+    near = {nxt for pos in movable for nxt in neighbours(pos)}
+    return [pos for pos in own if pos in near]
 
 
 def glass_targets(state: State, player: int) -> list[Pos]:
@@ -111,11 +112,19 @@ def _main_actions(state: State) -> list[Action]:
     player = state.active
     actions: list[Action] = []
     free = placement_cells(state.cells)
+    for_wild = None
+    tiles = state.tiles
     for tile in state.market_vaults:
-        if tile is not None:
-            actions += [Action("vault", tile, c, r) for c, r in vault_cells(state, tile, free)]
+        if tile is None:
+            continue
+        cells = free
+        if tiles[tile].wild:
+            if for_wild is None:
+                for_wild = wild_cells(state, free)
+            cells = for_wild
+        actions += [make("vault", tile, c, r) for c, r in cells]
     if state.last_vault is not None and state.players[player].builders:
-        actions.append(Action("builder"))
+        actions.append(make("builder"))
     for tile in state.market_orders:
         if tile is not None:
             actions += _order_actions(state, player, tile, free)
@@ -125,20 +134,24 @@ def _main_actions(state: State) -> list[Action]:
 def _order_actions(state: State, player: int, tile: int, free: list[Pos]) -> list[Action]:
     order = state.tiles[tile].order
     if order == PROMOTE:
-        return [Action(order, tile, c, r, rank=k) for (c, r), k in promote_targets(state, player)]
-    if order == MOVE:
         return [
-            Action(order, tile, c, r, tc, tr) for (c, r), (tc, tr) in move_targets(state, player)
+            make(order, tile, c, r, None, None, k) for (c, r), k in promote_targets(state, player)
         ]
-    targets = {
-        RECRUIT: lambda: recruit_targets(state, player),
-        CONFUSE: lambda: confuse_targets(state, player),
-        GLASS: lambda: glass_targets(state, player),
-        SCAFFOLD: lambda: free,
-        DISASTER: lambda: disaster_targets(state),
-        ALTAR: lambda: altar_targets(state),
-    }[order]()
-    return [Action(order, tile, c, r) for c, r in targets]
+    if order == MOVE:
+        return [make(order, tile, c, r, tc, tr) for (c, r), (tc, tr) in move_targets(state, player)]
+    if order == RECRUIT:
+        targets = recruit_targets(state, player)
+    elif order == CONFUSE:
+        targets = confuse_targets(state, player)
+    elif order == GLASS:
+        targets = glass_targets(state, player)
+    elif order == SCAFFOLD:
+        targets = free
+    elif order == DISASTER:
+        targets = disaster_targets(state)
+    else:
+        targets = altar_targets(state)
+    return [make(order, tile, c, r) for c, r in targets]
 
 
 def _paid_actions(state: State, decision: dict) -> list[Action]:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from games.engine import Action, IllegalAction, State, apply_action, legal_actions, replay, view
 from games.engine.actions import KINDS
+from games.engine.cathedral import builders_of
+from games.engine.rules import confuse_targets, move_targets
 
 from .helpers import all_tiles_accounted_for, pieces_conserved
 from .randomplay import CONFIGS, choose, final_state, play
@@ -55,8 +57,9 @@ def test_random_play_keeps_every_invariant_and_ends(config, seed):
         )
         assert all_tiles_accounted_for(after)
         assert pieces_conserved(after)
-        assert State.from_json(after.to_json()) == after
-        assert State.from_json(json.loads(json.dumps(after.to_json()))) == after
+        restored = State.from_json(json.loads(json.dumps(after.to_json())))
+        assert restored == after
+        assert legal_actions(restored) == legal_actions(after)
         state = after
     assert state.finished
     assert legal_actions(state) == []
@@ -240,3 +243,20 @@ def test_refusals_are_value_errors_that_name_the_rule():
 def test_choose_is_deterministic():
     actions = legal_actions(_sample_states()[0])
     assert choose(random.Random(5), actions) == choose(random.Random(5), actions)
+
+
+def _confuse_targets_by_trying_each(state: State, player: int) -> list:
+    """Confuse's first step as the rule reads: send each builder home and look for a move."""
+    result = []
+    for pos in builders_of(state, player):
+        trial = state.copy()
+        trial.cells[pos].builder = None
+        if move_targets(trial, 1 - player, confusing=True):
+            result.append(pos)
+    return result
+
+
+def test_confuse_targets_match_trying_each_builder_in_turn():
+    for state in _sample_states():
+        for player in (0, 1):
+            assert confuse_targets(state, player) == _confuse_targets_by_trying_each(state, player)
