@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import DISASTER, GLASS, MOVE
+from games.engine.components import DISASTER, GLASS, MOVE, SCAFFOLD
 
 from .helpers import act, events, game, kinds, offer_only, offer_vault, put, scaffold, seen
 
@@ -171,3 +171,14 @@ def test_vault_offer_with_a_single_colour_tile_never_refreshes():
     put(state, (0, 0), "BY")
     state = act(state, "vault", state.market_vaults[0], at=(1, 0))
     assert events(state, "refresh") == []
+
+
+def test_counting_the_legal_actions_of_an_opening_position():
+    state = game()
+    offer_only(state, ["R", "B", "GY"], [MOVE, GLASS, SCAFFOLD])
+    actions = legal_actions(state)
+    # Each vault on any of the 5 starting slots; Scaffolding on any of them too; Move Builder
+    # and Stained Glass need a builder in the cathedral.
+    assert len([a for a in actions if a.kind == "vault"]) == 15
+    assert len([a for a in actions if a.kind == "scaffold"]) == 5
+    assert len(actions) == 20
