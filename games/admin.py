@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
@@ -29,9 +30,12 @@ class PlayerFilter(admin.SimpleListFilter):
         return [(u.pk, u.username) for u in users[:200]]
 
     def queryset(self, request, queryset):
-        if self.value():
-            return queryset.filter(Q(seat0_id=self.value()) | Q(seat1_id=self.value()))
-        return queryset
+        if not self.value():
+            return queryset
+        if not self.value().isdigit():
+            # The admin answers a bad lookup with its "?e=1" page instead of a server error.
+            raise IncorrectLookupParameters(f"no player {self.value()!r}")
+        return queryset.filter(Q(seat0_id=self.value()) | Q(seat1_id=self.value()))
 
 
 class ActionInline(admin.TabularInline):
