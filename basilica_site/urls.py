@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 
 from games import accounts, views
 
@@ -13,4 +14,5 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("rules/<str:edition>/", views.rules, name="rules-edition"),
     path("admin/", admin.site.urls),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
 ]

@@ -4,7 +4,7 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 from __future__ import annotations
 
 from games import engine
-from games.choices import Choices, offer, parse_pick
+from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
 from games.models import Game
@@ -19,6 +19,18 @@ PROMPTS = {
     "second_altar": "Altar: place a second altar on a highlighted vault, or stop at one.",
     "jester": "Scoring: choose the extra colour of your Jester at c{col}r{row}. "
     "Your opponent will not see it until the scoring.",
+}
+# What to click next once a tile is picked, by the order on its back (or "vault").
+PICK_HINTS = {
+    "vault": "Now choose a highlighted cell for this vault.",
+    "promote": "Promote: choose one of your builders, then its new rank.",
+    "move": "Move Builder: choose one of your builders, then the vault it moves to.",
+    "recruit": "Recruit: choose a vault with no builder.",
+    "confuse": "Confuse: choose one of your builders to send home; then an opponent's builder moves.",
+    "glass": "Stained Glass: choose a vault with one of your builders.",
+    "scaffold": "Scaffolding: choose the cell of the first scaffold.",
+    "disaster": "Disaster: choose a vault with no builder to discard.",
+    "altar": "Altar: choose a vault for the first altar.",
 }
 PAID_EFFECTS = {
     "promote": "promote one of your builders to a rank other than {rank}",
@@ -50,6 +62,8 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "players": player_panels(seen, names, seat),
         "track": king_track(seen),
         "prompt": prompt(seen, seat),
+        "hint": pick_hint(seen, choices),
+        "picked": picked_words(seen, choices),
         "preview": preview(seen),
         "log": log_lines(seen, names),
         "result": result_line(seen, names, seat),
@@ -164,6 +178,43 @@ def prompt(seen: dict, seat: int | None) -> str:
         col, row = decision["at"]
         return PROMPTS["jester"].format(col=col, row=row)
     return PROMPTS[kind]
+
+
+def _market_tile(seen: dict, tile_id: int) -> tuple[str, dict] | None:
+    for side in ("orders", "vaults"):
+        for tile in seen["market"][side]:
+            if tile and tile["id"] == tile_id:
+                return side, tile
+    return None
+
+
+def pick_hint(seen: dict, choices: Choices) -> str:
+    if choices.picked_tile is None:
+        return ""
+    found = _market_tile(seen, choices.picked_tile)
+    if found is None:
+        return ""
+    side, tile = found
+    return PICK_HINTS["vault" if side == "vaults" else tile["order"]]
+
+
+def picked_words(seen: dict, choices: Choices) -> list[str]:
+    """The steps picked so far, in words ("Disaster", "c2r1", "Architect")."""
+    words = []
+    for token in choices.picked:
+        kind, _, value = token.partition(":")
+        found = _market_tile(seen, int(value)) if kind == "tile" and value.isdigit() else None
+        if found:
+            side, tile = found
+            name = (
+                "/".join(tile["colors"]) + " vault"
+                if side == "vaults"
+                else ORDER_NAMES[tile["order"]]
+            )
+            words.append(name)
+        else:
+            words.append(label(token))
+    return words
 
 
 def preview(seen: dict) -> dict:
