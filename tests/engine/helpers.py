@@ -77,7 +77,11 @@ def _return_to_stack(state: State, tile: int | None) -> None:
 
 
 def offer_order(
-    state: State, order: str, slot: int = 0, paid: bool = False, colors: str | None = ALL
+    state: State,
+    order: str | None,
+    slot: int = 0,
+    paid: bool | None = False,
+    colors: str | None = ALL,
 ) -> int:
     """Put an order tile on the market's order space ``slot``; returns its id."""
     tile = find_tile(state, colors=colors, order=order, paid=paid)
@@ -140,7 +144,13 @@ def act(
     rank: str | None = None,
     color: str | None = None,
 ) -> State:
-    """Apply one action, named the way a player would say it."""
+    """Apply one action, named the way a player would say it.
+
+    The position must be a possible one: every tile and piece accounted for (this guards the
+    factories above as much as the engine).
+    """
+    assert all_tiles_accounted_for(state), "the position lost or duplicated a tile"
+    assert pieces_conserved(state), "the position lost or duplicated a piece"
     col, row = at if at else (None, None)
     to_col, to_row = to if to else (None, None)
     return apply_action(state, Action(kind, tile, col, row, to_col, to_row, rank, color))
