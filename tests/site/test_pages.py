@@ -59,10 +59,13 @@ def test_a_stranger_may_not_watch_a_private_game():
 
 def test_picking_a_vault_offers_the_cells_it_may_go_to():
     game = started_game()
-    tile = services.load_state(game).market_vaults[0]
+    state = services.load_state(game)
+    tile = state.market_vaults[0]
+    colors = "/".join(state.tiles[tile].colors)
     response = client_for(game.seat0).get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX)
     assert response.text.lstrip().startswith('<div id="play"')
-    assert f"Picked: tile:{tile}" in response.text
+    assert f"Picked: {colors} vault" in response.text
+    assert "Now choose a highlighted cell for this vault." in response.text
     # A vault's first placement completes the action: each starting slot is a move form.
     assert response.text.count('name="action"') == 5
     assert f"{{&quot;type&quot;: &quot;vault&quot;, &quot;tile&quot;: {tile}" in response.text
