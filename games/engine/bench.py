@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"view:                   {seen * us:8.1f} us per call")
     print(
         f"simulator:              {sim.games / sim.seconds:8.0f} games per second (uniform), "
-        f"{sim_kind.games / sim_kind.seconds:.0f} (by kind)"
+        f"{sim_kind.games / sim_kind.seconds:.0f} (by kind); per CPU second "
+        f"{sim.games / sim.cpu_seconds:.0f} and {sim_kind.games / sim_kind.cpu_seconds:.0f}"
     )
     return 0
 

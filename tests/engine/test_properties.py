@@ -78,6 +78,20 @@ def test_a_saved_game_replays_to_the_same_state(config, seed):
     assert replay(options, seed, [Action.from_json(a) for a in actions]) == state
 
 
+@settings(max_examples=12, deadline=None)
+@given(
+    config=st.sampled_from(sorted(CONFIGS)),
+    seed=st.integers(0, 2**63),
+    first_player=st.sampled_from([0, 1]),
+)
+def test_any_seed_plays_to_an_end_that_replays(config, seed, first_player):
+    options = CONFIGS[config].with_first_player(first_player)
+    state = final_state(options, seed)
+    assert all_tiles_accounted_for(state)
+    assert pieces_conserved(state)
+    assert replay(options, seed, [entry["action"] for entry in state.history]) == state
+
+
 def test_apply_action_leaves_the_state_it_was_given_alone():
     for before, _, after in play(CONFIGS["2022+expansion"], 3):
         snapshot = before.to_json()
