@@ -15,6 +15,8 @@ from games.engine import Action, IllegalAction, State, apply_action, legal_actio
 from games.engine.actions import KINDS
 from games.engine.cathedral import builders_of
 from games.engine.rules import confuse_targets, move_targets
+from games.engine.simulate import play_random
+from games.engine.simulate import uniform as uniform_choice
 
 from .helpers import all_tiles_accounted_for, pieces_conserved
 from .randomplay import CONFIGS, choose, final_state, play
@@ -43,8 +45,8 @@ def test_random_play_keeps_every_invariant_and_ends(config, seed):
         gone = {p for p, c in before.cells.items() if c.altar} - {
             p for p, c in after.cells.items() if c.altar
         }
-        moved_down = after.scorings > before.scorings
-        if moved_down:
+        assert after.altars_left <= before.altars_left  # an altar never returns to supply
+        if after.scorings > before.scorings:
             spent_altars += (
                 _altars_on_board(before)
                 - _altars_on_board(after)
@@ -104,8 +106,14 @@ def test_apply_action_leaves_the_state_it_was_given_alone():
 
 
 def test_games_end_in_both_ways_over_many_seeds():
-    endings = {final_state(CONFIGS["2022"], seed).outcome.termination for seed in range(40)}
-    assert "third scoring" in endings
+    # Playing orders often (by kind) runs the stack out; placing vaults mostly reaches the third
+    # scoring.
+    by_kind = {final_state(CONFIGS["2022"], seed).outcome.termination for seed in range(10)}
+    uniform = {
+        play_random(CONFIGS["2010"], seed, policy=uniform_choice).outcome.termination
+        for seed in range(10)
+    }
+    assert by_kind | uniform == {"third scoring", "exhaustion"}
 
 
 # -- views keep secrets ------------------------------------------------------------------------
