@@ -1,0 +1,87 @@
+"""A basic accessibility check of a page: names, tab order, keyboard reach, colours in letters."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+# Problems anyone can see in the markup, without moving the focus.
+MARKUP_PROBLEMS = """
+() => {
+  const problems = [];
+  const brief = (el) => el.outerHTML.slice(0, 160);
+  for (const el of document.querySelectorAll("[tabindex]")) {
+    if (el.tabIndex > 0) problems.push("positive tabindex: " + brief(el));
+  }
+  for (const el of document.querySelectorAll("a[href], button")) {
+    const labelled = (el.getAttribute("aria-labelledby") || "").split(/\\s+/)
+      .map((id) => document.getElementById(id)?.textContent || "").join(" ");
+    const name = [el.getAttribute("aria-label"), labelled, el.textContent, el.title]
+      .map((text) => (text || "").trim()).find(Boolean);
+    if (!name) problems.push("no accessible name: " + brief(el));
+  }
+  // A colour is never only a colour: every coloured cell or tile spells it in letters too.
+  for (const el of document.querySelectorAll(".cell, .tile")) {
+    if (![...el.classList].some((c) => /^c[YBRG]+$/.test(c))) continue;
+    const letters = el.querySelector(".letters");
+    if (!letters || !letters.textContent.trim()) problems.push("colour without letters: " + brief(el));
+  }
+  return problems;
+}
+"""
+
+# Numbers every visible control so that the focus walk can tell which ones it reached.
+NUMBER_CONTROLS = """
+() => {
+  const controls = [...document.querySelectorAll(
+    "a[href], button, input:not([type=hidden]), select, textarea"
+  )].filter((el) => !el.disabled && el.getClientRects().length > 0);
+  controls.forEach((el, i) => { el.dataset.a11y = String(i); });
+  return controls.map((el) => el.matches(
+    ".tile.choosable, .cell.target, .prompt .choice"
+  ));
+}
+"""
+
+# The focused control's number; "-" for something else focusable (a summary), null for none.
+FOCUSED = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  return el.dataset.a11y ?? "-";
+}
+"""
+
+
+def markup_problems(page: Page) -> list[str]:
+    return page.evaluate(MARKUP_PROBLEMS)
+
+
+def unreachable_by_keyboard(page: Page) -> list[str]:
+    """Tab from the top of the page through every control; name the controls never focused."""
+    is_game_control = page.evaluate(NUMBER_CONTROLS)
+    page.evaluate("() => document.activeElement?.blur()")
+    reached: list[str] = []
+    for _ in range(len(is_game_control) + 20):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        if focused is None or (reached and focused == reached[0]):
+            if reached:
+                break
+            continue
+        if focused != "-":
+            reached.append(focused)
+    missing = [str(i) for i in range(len(is_game_control)) if str(i) not in reached]
+    assert any(is_game_control[int(i)] for i in reached) or not any(is_game_control), (
+        "the focus never reached a game control"
+    )
+    return [
+        page.locator(f'[data-a11y="{i}"]').evaluate("el => el.outerHTML.slice(0, 160)")
+        for i in missing
+    ]
+
+
+def assert_accessible(page: Page, keyboard: bool = False) -> None:
+    problems = markup_problems(page)
+    if keyboard:
+        problems += [f"not reachable by Tab: {html}" for html in unreachable_by_keyboard(page)]
+    assert not problems, "\n".join(problems)
