@@ -1,0 +1,99 @@
+"""Two submissions of the same move at the same moment: exactly one lands.
+
+The threads work on a file copy of the test database. The in-memory test database is shared
+between connections through SQLite's shared cache, whose table locks fail at once ("database
+table is locked") instead of waiting as the site's own file database does with its IMMEDIATE
+transactions and timeout; the copy behaves as the site does.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from functools import partial
+
+import pytest
+from conftest import client_for
+from django.db import connection, connections
+from django.urls import reverse
+from factories import first_legal, started_game
+
+from games import services
+from games.models import Action, Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def threads_on_a_file_copy(directory):
+    """New connections (one per thread) open a copy of the database as it is now."""
+    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
+        yield  # a real database file or server: the threads share it as it is
+        return
+    connection.ensure_connection()
+    with sqlite3.connect(directory / "db.sqlite3") as copy:
+        connection.connection.backup(copy)
+    database = connections.settings["default"]
+    in_memory, database["NAME"] = database["NAME"], str(directory / "db.sqlite3")
+    try:
+        yield
+    finally:
+        database["NAME"] = in_memory
+
+
+def in_threads(*calls) -> list[object]:
+    """Run the calls at the same moment, each in its own thread with its own connection."""
+    start = threading.Barrier(len(calls))
+    outcomes: list[object] = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            start.wait()
+            outcomes[i] = call()
+        except Exception as error:
+            outcomes[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+def test_two_submissions_of_the_same_seq_land_exactly_once(tmp_path):
+    game = started_game()
+    move = first_legal(game)
+
+    def submit():
+        return services.submit_action(game, game.seat0, move, 0)
+
+    with threads_on_a_file_copy(tmp_path):
+        outcomes = in_threads(submit, submit)
+        [(seq, logged)] = in_threads(lambda: (Game.objects.get().seq, list(Action.objects.all())))
+
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1, outcomes
+    assert isinstance(refused[0], services.StaleMove)
+    assert seq == 1
+    assert [(a.seq, a.data) for a in logged] == [(1, move)]
+
+
+def test_the_same_move_posted_from_two_tabs_lands_once_and_the_other_tab_gets_409(tmp_path):
+    game = started_game()
+    form = {"action": json.dumps(first_legal(game)), "seq": 0}
+    tabs = [client_for(game.seat0), client_for(game.seat0)]
+    url = reverse("games:act", args=[game.pk])
+
+    with threads_on_a_file_copy(tmp_path):
+        responses = in_threads(
+            *[partial(tab.post, url, form, HTTP_HX_REQUEST="true") for tab in tabs]
+        )
+        [count] = in_threads(Action.objects.count)
+
+    assert sorted(r.status_code for r in responses) == [200, 409]
+    assert count == 1
