@@ -139,7 +139,7 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         data = json.loads(request.POST.get("action", ""))
         seq = int(request.POST.get("seq", ""))
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python goes
         return _rejected(request, game, 400, "that form was not a move: reload the page")
     try:
         game = services.submit_action(game, request.user, data, seq)
