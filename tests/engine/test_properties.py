@@ -21,7 +21,7 @@ from games.engine.simulate import uniform as uniform_choice
 from .helpers import all_tiles_accounted_for, pieces_conserved
 from .randomplay import CONFIGS, choose, final_state, play
 
-SEEDS = range(8)
+SEEDS = range(12)
 GAMES = [(name, seed) for name in CONFIGS for seed in SEEDS]
 
 
@@ -59,6 +59,7 @@ def test_random_play_keeps_every_invariant_and_ends(config, seed):
         )
         assert all_tiles_accounted_for(after)
         assert pieces_conserved(after)
+        _check_the_flow_of_play(before, action, after)
         restored = State.from_json(json.loads(json.dumps(after.to_json())))
         assert restored == after
         assert legal_actions(restored) == legal_actions(after)
@@ -68,6 +69,28 @@ def test_random_play_keeps_every_invariant_and_ends(config, seed):
     assert state.outcome.termination in ("third scoring", "exhaustion")
     scores = state.outcome.scores
     assert state.outcome.winners == tuple(p for p in (0, 1) if scores[p] == max(scores))
+
+
+def _check_the_flow_of_play(before: State, action: Action, after: State) -> None:
+    crowned = action.kind == "vault" and before.tiles[action.tile].crown
+    assert after.king == before.king + crowned
+    if after.scorings > before.scorings and not after.finished:
+        # A scoring ends the turn at once, after the clean-up.
+        assert after.active == 1 - before.active
+        assert after.actions_left == 3
+        assert all(c.builder is None and c.tile is not None for c in after.cells.values())
+        assert not after.cells or min(row for _, row in after.cells) == 0
+    elif before.decision["kind"] == "main" and not after.finished and not after.pending:
+        if before.actions_left == 1:
+            assert (after.active, after.actions_left) == (1 - before.active, 3)
+            assert after.turn == before.turn + 1
+        else:
+            assert (after.active, after.actions_left) == (before.active, before.actions_left - 1)
+    if action.kind == "builder":
+        assert before.last_vault is not None
+        assert after.cells[before.last_vault].builder == before.active
+    if not after.finished and not after.pending:
+        assert any(a.kind == "vault" for a in legal_actions(after))
 
 
 @pytest.mark.parametrize(("config", "seed"), GAMES)
