@@ -171,3 +171,11 @@ def test_the_waiting_page_polls_quietly_until_someone_accepts():
     game.save()
     response = client.get(game.get_absolute_url() + "?waiting=1", **poll)
     assert response.headers["HX-Redirect"] == game.get_absolute_url()
+
+
+def test_the_lobby_refreshes_its_seeks_as_a_partial():
+    game = open_game(make_user("alice"))
+    response = client_for(make_user()).get(reverse("games:lobby"), HTTP_HX_REQUEST="true")
+    assert response.text.lstrip().startswith('<div id="seeks"')
+    assert reverse("games:accept", args=[game.pk]) in response.text
+    assert "<html" not in response.text
