@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import KINDS, Action, IllegalAction, describe
+from .actions import _FIELDS, KINDS, ORDER_KINDS, Action, IllegalAction, describe
 from .cathedral import builders_of, moves_from, placement_cells, touches_wild, view_cells
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
@@ -213,9 +213,12 @@ def why_illegal(state: State, action: Action) -> str:
         }[kind]
         if action.kind not in _FOLLOW_UP_KINDS[kind]:
             return f"the game is waiting for {expected}"
-        return _why_follow_up(state, decision, action)
+        return _why_fields(decision, action) or _why_follow_up(state, decision, action)
     if action.kind in {k for kinds in _FOLLOW_UP_KINDS.values() for k in kinds}:
         return "there is no such decision pending: it is time for a main action"
+    problem = _why_fields(decision, action)
+    if problem:
+        return problem
     if action.kind == "vault":
         return _why_vault(state, action)
     if action.kind == "builder":
@@ -232,6 +235,33 @@ _FOLLOW_UP_KINDS = {
     "second_altar": ("second_altar", "skip_altar"),
     "jester": ("jester",),
 }
+
+
+_CELL = ("col", "row")
+_MOVE = ("col", "row", "to_col", "to_row")
+_TAKES = {
+    "vault": ("tile", *_CELL),
+    "builder": (),
+    "promote": ("tile", *_CELL, "rank"),
+    "move": ("tile", *_MOVE),
+    **{kind: ("tile", *_CELL) for kind in ORDER_KINDS if kind not in ("promote", "move")},
+    "decline": (),
+    "confuse_move": _MOVE,
+    "second_scaffold": _CELL,
+    "second_altar": _CELL,
+    "skip_altar": (),
+    "jester": (*_CELL, "color"),
+}
+_PAY_TAKES = {"promote": (*_CELL, "rank"), "recruit": _CELL, "confuse": _MOVE}
+
+
+def _why_fields(decision: dict, action: Action) -> str | None:
+    """A field the action does not take (say, a rank on a vault) is refused by name."""
+    takes = _PAY_TAKES[decision["order"]] if action.kind == "pay" else _TAKES[action.kind]
+    extra = [name for name in _FIELDS if getattr(action, name) is not None and name not in takes]
+    if extra:
+        return f"a {action.kind} action has no {' or '.join(extra)}"
+    return None
 
 
 def _why_position(state: State, action: Action) -> str | None:

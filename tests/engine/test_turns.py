@@ -182,3 +182,13 @@ def test_counting_the_legal_actions_of_an_opening_position():
     assert len([a for a in actions if a.kind == "vault"]) == 15
     assert len([a for a in actions if a.kind == "scaffold"]) == 5
     assert len(actions) == 20
+
+
+def test_an_action_with_a_field_it_does_not_take_is_refused_by_name():
+    state = game()
+    (red, _, _), _ = offer_only(state, ["R", "B", "Y"], [MOVE, MOVE, MOVE])
+    with pytest.raises(IllegalAction, match="a vault action has no rank"):
+        act(state, "vault", red, at=(0, 0), rank="architect")
+    state = act(state, "vault", red, at=(0, 0))
+    with pytest.raises(IllegalAction, match="a builder action has no col or row"):
+        act(state, "builder", at=(0, 0))
