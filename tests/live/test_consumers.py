@@ -116,8 +116,8 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     assert (await anns.connect())[0]
     assert (await bobs.connect())[0]
 
-    # Three actions by Ann end her turn: then Bob has choices and Ann has none.
-    for seq in range(3):
+    # Ann plays until her turn ends (a follow-up such as a second scaffold costs no action).
+    for seq in range(12):
         fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
         state = await database_sync_to_async(services.load_state)(fresh)
         if state.to_decide != 0:
