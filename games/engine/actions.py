@@ -70,30 +70,50 @@ class Action:
     @classmethod
     def from_json(cls, data: object) -> Action:
         """Read an action; anything that is not a well-formed action raises IllegalAction."""
-        if not isinstance(data, dict):
-            raise IllegalAction("an action is a JSON object")
-        kind = data.get("type")
-        if kind not in KINDS:
-            raise IllegalAction(f"unknown action type {kind!r}")
-        unknown = set(data) - {"type", *_FIELDS}
-        if unknown:
-            raise IllegalAction(
-                f"unexpected fields in action: {', '.join(sorted(map(str, unknown)))}"
-            )
-        values = []
-        for name in _FIELDS:
-            value = data.get(name)
-            if value is not None:
-                if name in _INT_FIELDS:
-                    if type(value) is not int:
-                        raise IllegalAction(f"{name} must be a whole number")
-                elif type(value) is not str:
-                    raise IllegalAction(f"{name} must be text")
-            values.append(value)
-        return make(kind, *values) if cls is Action else cls(kind, *values)
+        if cls is Action and type(data) is dict:
+            # A replayed log reads the same few hundred actions over and over. The key holds
+            # the types too, as True == 1 and 1.0 == 1 would otherwise share a parse.
+            try:
+                key = (tuple(data.items()), tuple(map(type, data.values())))
+                known = _PARSED.get(key)
+            except TypeError:  # an unhashable value: certainly no well-formed action
+                key = known = None
+            if known is not None:
+                return known
+            action = _parse(cls, data)
+            if key is not None and len(_PARSED) < _PARSED_MAX:
+                _PARSED[key] = action
+            return action
+        return _parse(cls, data)
 
     def __str__(self) -> str:
         return describe(self)
+
+
+_PARSED: dict[tuple, Action] = {}
+_PARSED_MAX = 1 << 16
+
+
+def _parse(cls: type[Action], data: object) -> Action:
+    if not isinstance(data, dict):
+        raise IllegalAction("an action is a JSON object")
+    kind = data.get("type")
+    if kind not in KINDS:
+        raise IllegalAction(f"unknown action type {kind!r}")
+    unknown = set(data) - {"type", *_FIELDS}
+    if unknown:
+        raise IllegalAction(f"unexpected fields in action: {', '.join(sorted(map(str, unknown)))}")
+    values = []
+    for name in _FIELDS:
+        value = data.get(name)
+        if value is not None:
+            if name in _INT_FIELDS:
+                if type(value) is not int:
+                    raise IllegalAction(f"{name} must be a whole number")
+            elif type(value) is not str:
+                raise IllegalAction(f"{name} must be text")
+        values.append(value)
+    return make(kind, *values) if cls is Action else cls(kind, *values)
 
 
 # Actions are immutable values, so ``legal_actions`` hands out shared instances instead of

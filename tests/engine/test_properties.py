@@ -285,6 +285,14 @@ def test_refusals_are_value_errors_that_name_the_rule():
         apply_action(state, {"type": "jester", "colour": "B"})
 
 
+def test_reading_an_action_twice_gives_the_same_answer_and_true_is_no_number():
+    data = {"type": "vault", "tile": 1, "col": 0, "row": 0}
+    assert Action.from_json(data) == Action.from_json(dict(data)) == Action("vault", 1, 0, 0)
+    for wrong in (True, 1.0):
+        with pytest.raises(IllegalAction, match="tile must be a whole number"):
+            Action.from_json({**data, "tile": wrong})
+
+
 def test_choose_is_deterministic():
     actions = legal_actions(_sample_states()[0])
     assert choose(random.Random(5), actions) == choose(random.Random(5), actions)
