@@ -15,6 +15,7 @@ from .policy import Option, choose
 
 PASSWORD = "cathedral-of-tiles-42"
 TIMEOUT = 10_000  # ms: a push or a swap that takes longer than this is a failure
+POLL = 20  # ms; a timer, not animation frames, which a tab in the background does not get
 
 # Console errors that are not the game page's doing. Chromium asks for /favicon.ico by itself and
 # logs the 404: base.html links no icon (reported; remove this once it does).
@@ -209,7 +210,9 @@ class Table:
         before = seq_of(page)
         page.evaluate("document.getElementById('play').dataset.stale = '1'")
         page.locator(option.selector).click()
-        page.wait_for_function("() => document.getElementById('play')?.dataset.stale !== '1'")
+        page.wait_for_function(
+            "() => document.getElementById('play')?.dataset.stale !== '1'", polling=POLL
+        )
         self.clicks += 1
         assert not page.locator("#status .error").count(), page.locator(
             "#status .error"
@@ -224,7 +227,7 @@ class Table:
         """Every page that is online shows ``seq``, pushed to it, without a reload."""
         for page in self.pages:
             if page not in self.offline:
-                page.wait_for_function(SYNCED, arg=seq)
+                page.wait_for_function(SYNCED, arg=seq, polling=POLL)
 
     def step(self) -> tuple[Page, Option] | None:
         """One click by whoever must decide; None once the game is over."""
