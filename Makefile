@@ -5,7 +5,9 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint fmt simulate bench clean
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: install run test lint fmt simulate bench clean chromium test-browser
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -29,7 +31,15 @@ fmt: install
 
 test: install lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not browser"
+	$(MAKE) --no-print-directory test-browser
+
+# The browser tests drive Debian's Chromium (Playwright's own download needs the open internet).
+chromium:
+	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test-browser: install chromium
+	$(PY) -m pytest -m browser tests/browser
 
 simulate: install
 	$(PY) -m games.engine.simulate --games 500
