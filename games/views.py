@@ -24,19 +24,19 @@ from games.presenters import game_context
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
 
 
-def _games_for_lobby(user):
-    return Game.objects.open_seeks().select_related("seat0").order_by("-created_at")
+def _lobby_context(user, form: NewGameForm) -> dict:
+    return {
+        "seeks": Game.objects.open_seeks().select_related("seat0").order_by("-created_at"),
+        "form": form,
+        "waiting": Game.objects.waiting_for(user).select_related("seat0", "seat1"),
+        "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
+    }
 
 
 @require_GET
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {
-        "seeks": _games_for_lobby(request.user),
-        "form": NewGameForm(),
-        "waiting": Game.objects.waiting_for(request.user).select_related("seat0", "seat1"),
-        "mine_open": Game.objects.filter(created_by=request.user, status=Game.Status.OPEN),
-    }
+    context = _lobby_context(request.user, NewGameForm())
     if request.htmx:
         return render(request, "games/lobby.html#seeks", context)
     return render(request, "games/lobby.html", context)
@@ -47,13 +47,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        context = {
-            "seeks": _games_for_lobby(request.user),
-            "form": form,
-            "waiting": Game.objects.waiting_for(request.user),
-            "mine_open": Game.objects.filter(created_by=request.user, status=Game.Status.OPEN),
-        }
-        return render(request, "games/lobby.html", context, status=400)
+        return render(request, "games/lobby.html", _lobby_context(request.user, form), status=400)
     game = services.create_game(request.user, form.game_settings())
     return redirect(game)
 
