@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run test lint fmt simulate bench clean chromium test-browser
+.PHONY: install run test test-postgres test-browser chromium lint fmt simulate bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -32,7 +32,16 @@ fmt: install
 test: install lint
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser"
+	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-browser
+
+# The site's and the live tests again on PostgreSQL, the production database: locking and
+# transactions differ from SQLite's.
+PG_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/basilica
+test-postgres: install
+	@if $(PY) tests/multiprocess/services_up.py postgres; then \
+		DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q -p no:cacheprovider tests/site tests/live; \
+	else echo "PostgreSQL cannot be had on this machine: the PostgreSQL run is skipped"; fi
 
 # The browser tests drive Debian's Chromium (Playwright's own download needs the open internet).
 chromium:

@@ -13,7 +13,8 @@ RANK_LETTERS = {"architect": "A", "mason": "M", "strongman": "S", "jester": "J"}
 
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
-    "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}, or decline.",
+    "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}: click a highlighted "
+    "cell to pay and do it, or decline.",
     "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
     "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
     "second_altar": "Altar: place a second altar on a highlighted vault, or stop at one.",
@@ -218,9 +219,13 @@ def picked_words(seen: dict, choices: Choices) -> list[str]:
 
 
 def preview(seen: dict) -> dict:
-    """The "if scored now" preview: every area and who would take it (no Jester colours)."""
-    report = engine.score_cathedral(seen["cathedral"])
-    return report.to_json()
+    """The "if scored now" preview of every area and who would take it (no Jester colours);
+    once the game is over, the final scoring as it was made."""
+    if seen["finished"]:
+        final = next((e for e in reversed(seen["events"]) if e["kind"] == "scoring"), None)
+        if final:
+            return {"title": "Final scoring", "points": final["points"], "areas": final["areas"]}
+    return {"title": "If scored now", **engine.score_cathedral(seen["cathedral"]).to_json()}
 
 
 def log_lines(seen: dict, names: list[str]) -> list[dict]:

@@ -24,7 +24,11 @@ def settings_with(**env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in SITE_VARIABLES}
     clean["DJANGO_SETTINGS_MODULE"] = "basilica_site.settings"
     return subprocess.run(
-        [sys.executable, "-c", PROBE], env={**clean, **env}, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-c", PROBE],
+        env={**clean, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
 
 

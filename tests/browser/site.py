@@ -19,7 +19,7 @@ POLL = 20  # ms; a timer, not animation frames, which a tab in the background do
 
 # Console errors that are not the game page's doing. Chromium asks for /favicon.ico by itself and
 # logs the 404: base.html links no icon (reported; remove this once it does).
-KNOWN_CONSOLE_ERRORS = (re.compile(r"/favicon\.ico"),)
+KNOWN_CONSOLE_ERRORS: tuple[re.Pattern, ...] = ()
 
 # Runs in every page before its own scripts. It counts the websocket pushes the page has
 # swapped in (and the newest seq among them), and lets a test drop the socket the way a lost

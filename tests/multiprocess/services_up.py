@@ -66,3 +66,14 @@ def ensure_redis() -> str | None:
         check=False,
     )
     return None if wait_for(6379) else "Redis did not start on port 6379"
+
+
+if __name__ == "__main__":
+    # `python tests/multiprocess/services_up.py postgres redis`: start what is asked, say why not.
+    import sys
+
+    checks = {"postgres": ensure_postgres, "redis": ensure_redis}
+    problems = [p for name in sys.argv[1:] if (p := checks[name]())]
+    for problem in problems:
+        print(f"skipped: {problem}")
+    sys.exit(1 if problems else 0)
