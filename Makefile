@@ -55,6 +55,7 @@ simulate: install
 
 bench: install
 	$(PY) -m games.engine.bench
+	$(PY) manage.py bench_site
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
