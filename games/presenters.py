@@ -144,10 +144,38 @@ def player_panels(seen: dict, names: list[str], seat: int | None) -> list[dict]:
             "you": p == seat,
             "active": seen["active_player"] == p and not seen["finished"],
             "deciding": seen["to_decide"] == p,
+            "note": turn_note(seen, p),
             **seen["players"][p],
         }
         for p in (0, 1)
     ]
+
+
+FOLLOW_UP_NOTES = {
+    "paid": "to answer the paid-order offer",
+    "jester": "to choose a Jester colour for the scoring",
+    "confuse_move": "to finish the Confuse order",
+    "second_scaffold": "to place the second scaffold",
+    "second_altar": "to place a second altar, or not",
+}
+
+
+def turn_note(seen: dict, player: int) -> str:
+    """What the player's panel says about whose move it is."""
+    decision = seen["decision"]
+    if decision is None:
+        return ""
+    left = seen["actions_left"]
+    actions = f"{left} action{'' if left == 1 else 's'} left"
+    if seen["to_decide"] == player:
+        if decision["kind"] == "main":
+            return f"to play: {actions}"
+        return FOLLOW_UP_NOTES[decision["kind"]]
+    if seen["active_player"] == player:
+        if decision["kind"] == "jester":
+            return "waiting for the opponent's Jester colour"
+        return f"on turn, waiting for the opponent's answer: {actions}"
+    return ""
 
 
 def king_track(seen: dict) -> list[dict]:
