@@ -64,8 +64,9 @@ def rendered_in(world: engine.State, monkeypatch, viewer, game) -> dict[str, str
 
 @pytest.fixture
 def game_under_way():
-    """An expansion game with six tiles removed unseen, a few turns in."""
-    game = play_randomly(started_game(expansion=True, remove_six=True), 9)
+    """An expansion game with six tiles removed unseen, a few turns in (a fixed deal, so the
+    position, and how many pick pages it offers, is the same on every run)."""
+    game = play_randomly(started_game(expansion=True, remove_six=True, seed=20261122), 9)
     while services.load_state(game).decision["kind"] != "main":
         game = play_randomly(game, 1)
     return game
