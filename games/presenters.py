@@ -9,8 +9,6 @@ from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
 from games.models import Game
 
-RANK_LETTERS = {"architect": "A", "mason": "M", "strongman": "S", "jester": "J"}
-
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
     "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}: click a highlighted "

@@ -107,12 +107,13 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
     if not game.can_watch(request.user):
         raise PermissionDenied("this private game is only open to its two players")
-    return _render_game(request, game)
+    return _render_game(request, game, pick=request.GET.get("pick"))
 
 
-def _render_game(request, game, status=200, error=""):
+def _render_game(request, game, status=200, error="", pick=None):
+    """The game page, or the region an HTMX request swaps; ``pick`` is the clicks so far."""
     state = services.load_state(game)
-    context = game_context(game, state, request.user, request.GET.get("pick"))
+    context = game_context(game, state, request.user, pick)
     context["error"] = error
     if request.htmx:
         # Answer with the region the request will swap: a move form and the page's catch-up
@@ -141,15 +142,12 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         game.refresh_from_db()
         return _rejected(request, game, error.status, error.message)
     if request.htmx:
-        request.GET = request.GET.copy()
-        request.GET.pop("pick", None)
         return _render_game(request, game)
     return redirect(game)
 
 
 def _rejected(request, game, status, message):
-    request.GET = request.GET.copy()
-    request.GET.pop("pick", None)
+    """The fresh board with the reason the move was refused (no half-made pick survives)."""
     return _render_game(request, game, status=status, error=message)
 
 

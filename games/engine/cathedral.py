@@ -57,15 +57,6 @@ def wild_cells(state: State, free: list[Pos]) -> list[Pos]:
     return [pos for pos in free if not touches_wild(state, pos)]
 
 
-def vault_cells(state: State, tile_id: int, free: list[Pos] | None = None) -> list[Pos]:
-    """Where this vault tile may be placed now."""
-    if free is None:
-        free = placement_cells(state.cells)
-    if not state.tiles[tile_id].wild:
-        return free
-    return wild_cells(state, free)
-
-
 def vaults(state: State) -> list[Pos]:
     """Cells holding a vault (not scaffolding), bottom row first."""
     return sorted(
