@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run test test-postgres test-browser chromium lint fmt simulate bench clean
+.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,9 +17,20 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The web server and the task runner's worker (clocks, timeouts, emails) together; Ctrl-C
+# stops both.
 run: install
 	$(PY) manage.py migrate --noinput
+	@$(PY) manage.py run_huey & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Only the worker, or one sweep of the clocks, for a site whose web server runs elsewhere.
+worker: install
+	$(PY) manage.py run_huey
+
+sweep: install
+	$(PY) manage.py sweep_games
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "huey.contrib.djhuey",
     "games",
 ]
 
@@ -78,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.turns",
             ],
         },
     },
@@ -147,8 +150,62 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# -- email: the console in development; an SMTP server from the environment in production ----
+# EMAIL_URL=smtp://user:password@host:587 (STARTTLS), smtps://...:465 (TLS), or the EMAIL_HOST,
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL variables.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_URL:
+    _mail = urlsplit(EMAIL_URL)
+    if _mail.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured("EMAIL_URL must be smtp://... or smtps://...")
+    EMAIL_HOST = _mail.hostname or ""
+    EMAIL_PORT = _mail.port or (465 if _mail.scheme == "smtps" else 587)
+    EMAIL_HOST_USER = unquote(_mail.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
+    EMAIL_USE_SSL = _mail.scheme == "smtps"
+    EMAIL_USE_TLS = not EMAIL_USE_SSL and EMAIL_PORT != 25
+elif EMAIL_HOST:
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", not EMAIL_USE_SSL and EMAIL_PORT != 25)
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_TIMEOUT = 15
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "basilica@localhost")
+# The address links in emails point to.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# -- the task runner: huey, on a SQLite file by default, on Redis in production -----------------
+HUEY = {
+    "name": "basilica",
+    "immediate": env_flag("HUEY_IMMEDIATE", False),
+    "utc": True,
+    "consumer": {"workers": 2, "worker_type": "thread", "periodic": True},
+}
+if REDIS_URL:
+    HUEY.update(huey_class="huey.RedisHuey", url=REDIS_URL)
+else:
+    HUEY.update(
+        huey_class="huey.SqliteHuey",
+        filename=os.environ.get("HUEY_SQLITE", str(BASE_DIR / "huey.sqlite3")),
+    )
+
+# -- correspondence: notifications and vacation ------------------------------------------------
+NOTIFY_DELAY_SECONDS = int(os.environ.get("NOTIFY_DELAY_SECONDS", "120"))
+NOTIFY_WATCHING_SECONDS = 300  # "your turn" is not sent to a player who had the game open
+NOTIFY_RETRIES = 3
+NOTIFY_RETRY_DELAY_SECONDS = 60
+DIGEST_HOUR_UTC = 7
+VACATION_START_DAYS = 7
+VACATION_DAYS_PER_MONTH = 2
+VACATION_CAP_DAYS = 30
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
@@ -160,4 +217,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # huey's worker adds a handler of its own unless its logger has one: log once, here.
+    "loggers": {"huey": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

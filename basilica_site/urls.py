@@ -11,6 +11,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", include("games.urls")),
     path("players/<str:username>/", views.profile, name="profile"),
+    path("settings/", views.player_settings, name="settings"),
+    path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("rules/", views.rules, name="rules"),
     path("rules/<str:edition>/", views.rules, name="rules-edition"),
     path("admin/", admin.site.urls),

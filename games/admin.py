@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import engine, services
-from games.models import Action, Game
+from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Vacation
 
 
 class PlayerFilter(admin.SimpleListFilter):
@@ -53,6 +53,21 @@ class ActionInline(admin.TabularInline):
         return False
 
 
+class NotificationInline(admin.TabularInline):
+    model = Notification
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "user", "kind", "address", "outcome", "attempts", "sent_at", "error")
+    readonly_fields = fields
+    ordering = ("created_at",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
@@ -60,8 +75,10 @@ class GameAdmin(admin.ModelAdmin):
         "seat0",
         "seat1",
         "edition",
+        "time_control",
         "status",
         "seq",
+        "deadline",
         "scores",
         "created_at",
         "finished_at",
@@ -70,6 +87,8 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = (
         "status",
         "edition",
+        "time_control",
+        "termination",
         "private",
         "created_at",
         "started_at",
@@ -85,13 +104,17 @@ class GameAdmin(admin.ModelAdmin):
         "winners",
         "scores",
         "termination",
+        "ended_by",
+        "deadline",
+        "rematch_offered_by",
+        "rematch_of",
         "engine_version",
         "created_at",
         "started_at",
         "finished_at",
         "review_link",
     )
-    inlines = [ActionInline]
+    inlines = [ActionInline, NotificationInline]
 
     @admin.display(description="review")
     def review_link(self, obj):
@@ -140,3 +163,33 @@ class GameAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         }
         return render(request, "admin/games/review.html", context)
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "kind", "game", "outcome", "attempts", "sent_at")
+    list_filter = ("kind", "outcome", "created_at")
+    search_fields = ("user__username", "address", "game__id")
+    readonly_fields = [f.name for f in Notification._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(PlayerSettings)
+class PlayerSettingsAdmin(admin.ModelAdmin):
+    list_display = ("user", "vacation_days", "email_your_turn", "email_daily_digest")
+    search_fields = ("user__username",)
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_at", "ends_at", "days", "planned")
+    list_filter = ("planned",)
+    search_fields = ("user__username",)
+
+
+@admin.register(GameVisit)
+class GameVisitAdmin(admin.ModelAdmin):
+    list_display = ("game", "user", "seen_at")
+    search_fields = ("user__username", "game__id")

@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import services
+from games import notify, services
 from games.live import group_name
 from games.models import Game
 from games.presenters import game_context
@@ -38,7 +38,9 @@ class GameConsumer(WebsocketConsumer):
         self.present: dict[str, int] = {}  # other players' channels on this page -> their seat
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
-        self.send_notice({"type": "seq", "seq": game.seq})
+        if self.seat is not None:
+            notify.seen(user, game.pk)
+        self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
         self.group_event("presence.ping", reply_to=self.channel_name)
         self.send_presence()
 
@@ -46,6 +48,7 @@ class GameConsumer(WebsocketConsumer):
         if not hasattr(self, "group"):
             return
         if self.seat is not None:
+            notify.seen(self.scope["user"], self.game_id)
             self.group_event("presence.left")
         async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
 
@@ -55,13 +58,18 @@ class GameConsumer(WebsocketConsumer):
     # -- events from the group ---------------------------------------------------------------
 
     def game_moved(self, event: dict) -> None:
+        user = self.scope["user"]
         game = Game.objects.select_related("seat0", "seat1").get(pk=self.game_id)
         state = services.load_state(game)
-        context = game_context(game, state, self.scope["user"])
+        context = game_context(game, state, user)
         context.update(oob=True, csrf_token=self.scope.get("cookies", {}).get("csrftoken", ""))
         html = "".join(
             render_to_string(f"games/game.html#{name}", context) for name in PUSHED_PARTIALS
         )
+        if self.seat is not None:
+            notify.seen(user, game.pk)  # watching: no "your turn" email for this move
+            turns = {"turn_count": Game.objects.waiting_for(user).count(), "oob": True}
+            html += render_to_string("base.html#turns", turns)
         self.send(text_data=html)
 
     def presence_ping(self, event: dict) -> None:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
+from games import clock
+from games.models import PlayerSettings
 from games.services import GameSettings
 
 
@@ -22,6 +24,13 @@ class NewGameForm(forms.Form):
         initial="random",
         label="Who moves first",
     )
+    time_control = forms.ChoiceField(
+        choices=clock.choices(),
+        initial="3d",
+        label="Clock",
+        help_text="Correspondence: days for each decision, refilled after it. Live: minutes "
+        "each, plus seconds per decision. Whoever runs out of time loses.",
+    )
     private = forms.BooleanField(
         required=False, label="Private: invite one person by link instead of an open seek"
     )
@@ -40,4 +49,21 @@ class NewGameForm(forms.Form):
             remove_six=data["remove_six"],
             first=data["first"],
             private=data["private"],
+            time_control=data["time_control"],
         )
+
+
+class NotificationSettingsForm(forms.ModelForm):
+    class Meta:
+        model = PlayerSettings
+        fields = [
+            "email_your_turn",
+            "email_time_running_out",
+            "email_game_over",
+            "email_rematch_offered",
+            "email_daily_digest",
+        ]
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=60, initial=3, label="Days of vacation")

@@ -10,10 +10,11 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 
 from games import engine
+from games.clock import NO_CLOCK, TimeControl
 
 ENGINE_VERSION = "1"
 
@@ -40,6 +41,10 @@ class GameQuerySet(models.QuerySet):
         """Running games in which ``user`` must decide now."""
         return self.running().filter(Q(seat0=user, to_decide=0) | Q(seat1=user, to_decide=1))
 
+    def deciding(self, user) -> GameQuerySet:
+        """Running games in which ``user`` must decide now, the least time left first."""
+        return self.waiting_for(user).order_by(F("deadline").asc(nulls_last=True), "updated_at")
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -47,6 +52,7 @@ class Game(models.Model):
         ACTIVE = "active", "in play"
         FINISHED = "finished", "finished"
         CANCELLED = "cancelled", "cancelled"
+        ABORTED = "aborted", "aborted"
 
     class Edition(models.TextChoices):
         E2010 = "2010", "2010 (the King)"
@@ -81,6 +87,20 @@ class Game(models.Model):
     winners = models.JSONField(default=list, blank=True)
     scores = models.JSONField(default=list, blank=True)
     termination = models.CharField(max_length=20, blank=True)
+    time_control = models.CharField(
+        max_length=8, default=NO_CLOCK, help_text='"3d" (days per decision), "10+5" or "none"'
+    )
+    # When the running clock reaches zero, as of the last move or vacation change: an index
+    # for the sweep, not the truth (that is read off the action times by ``games.timing``).
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    ended_by = models.SmallIntegerField(
+        null=True, blank=True, help_text="seat that resigned, ran out of time or aborted"
+    )
+    rematch_offered_by = models.SmallIntegerField(null=True, blank=True)
+    rematch_declined = models.BooleanField(default=False)
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     engine_version = models.CharField(max_length=10, default=ENGINE_VERSION)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -107,6 +127,14 @@ class Game(models.Model):
     @property
     def engine_options(self) -> engine.Options:
         return engine.Options.from_json(self.options)
+
+    @property
+    def clock_control(self) -> TimeControl:
+        return TimeControl.parse(self.time_control)
+
+    @property
+    def over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     def seat_of(self, user) -> int | None:
         if not user.is_authenticated:
@@ -161,3 +189,115 @@ class Action(models.Model):
         if self.pk is not None:
             raise ValueError("the action log is append-only")
         super().save(*args, **kwargs)
+
+
+class PlayerSettings(models.Model):
+    """A player's choices of notification, and their vacation allowance."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
+    )
+    email_your_turn = models.BooleanField("“Your turn” emails", default=True)
+    email_time_running_out = models.BooleanField("“Time almost up” emails", default=True)
+    email_game_over = models.BooleanField("“Game over” emails", default=True)
+    email_rematch_offered = models.BooleanField("“Rematch offered” emails", default=True)
+    email_daily_digest = models.BooleanField(
+        "A daily digest of the games waiting for me", default=False
+    )
+    vacation_days = models.PositiveSmallIntegerField(
+        default=0, help_text="whole days of vacation left to spend"
+    )
+    vacation_earned_at = models.DateTimeField(
+        null=True, blank=True, help_text="allowance earned up to this moment"
+    )
+
+    class Meta:
+        verbose_name_plural = "player settings"
+
+    def __str__(self) -> str:
+        return f"settings of {self.user}"
+
+    def wants(self, kind: str) -> bool:
+        return getattr(self, f"email_{kind}")
+
+
+class Vacation(models.Model):
+    """A stretch of time in which the player's correspondence clocks stand still."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField(help_text="days of allowance spent")
+    planned = models.BooleanField(
+        default=False, help_text="turned on by the player, not spent to save a game"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} on vacation {self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+class Notification(models.Model):
+    """Every notification the site sends, and what became of it."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "your turn"
+        TIME_RUNNING_OUT = "time_running_out", "time almost up"
+        GAME_OVER = "game_over", "game over"
+        REMATCH_OFFERED = "rematch_offered", "rematch offered"
+        DAILY_DIGEST = "daily_digest", "daily digest"
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "waiting to be sent"
+        SENT = "sent", "delivered to the mail server"
+        FAILED = "failed", "failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # What makes it unique: at most one per (user, key), e.g. one "your turn" per decision.
+    key = models.CharField(max_length=80)
+    channel = models.CharField(max_length=10, default="email")
+    address = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=200, blank=True)
+    body = models.TextField(blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.user} ({self.outcome})"
+
+
+class GameVisit(models.Model):
+    """When a player last had a game open: a page, a partial or a live socket."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="visits")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_visit_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} saw game {self.game_id} at {self.seen_at}"

@@ -3,7 +3,7 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from games import engine
+from games import clock, engine, services, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
@@ -50,6 +50,8 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
     choices = Choices()
     if seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat:
         choices = offer(engine.legal_actions(state), parse_pick(pick))
+    ending = services.ending_words(game) if game.termination in services.ENDINGS else ""
+    seat_clocks = clocks(game)
     return {
         "game": game,
         "view": seen,
@@ -58,16 +60,67 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "choices": choices,
         "rows": cathedral_rows(seen, choices),
         "market": market_columns(seen, choices),
-        "players": player_panels(seen, names, seat),
+        "players": player_panels(seen, names, seat, seat_clocks),
         "track": king_track(seen),
         "prompt": prompt(seen, seat),
         "hint": pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
         "preview": preview(seen),
-        "log": log_lines(seen, names),
-        "result": result_line(seen, names, seat),
+        "log": ([{"who": "", "text": ending, "event": True}] if ending else [])
+        + log_lines(seen, names),
+        "result": ending_line(game, seat, ending) if ending else result_line(seen, names, seat),
+        "lost": seat is not None and game.over and game.result_for(game.player(seat)) == "lost",
         "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
+        "over": game.over,
+        "in_play": game.status == Game.Status.ACTIVE,
+        "control": game.clock_control,
+        "clocks": seat_clocks,
+        "can_abort": services.can_abort(game, seat),
+        "rematch": rematch_state(game, seat),
     }
+
+
+def ending_line(game: Game, seat: int | None, ending: str) -> str:
+    """The banner of a game ended by time, resignation or abort."""
+    if game.status == Game.Status.ABORTED or seat is None:
+        return ending
+    verdict = "You lost" if game.ended_by == seat else "You won"
+    return f"{verdict}: {ending}"
+
+
+def clocks(game: Game) -> list[dict]:
+    """Each seat's clock as the page shows it and counts it down."""
+    control = game.clock_control
+    reading = timing.read(game)
+    out = []
+    for seat in (0, 1):
+        left = reading.remaining[seat]
+        away = vacation.on_vacation_until(game.player(seat)) if control.correspondence else None
+        out.append(
+            {
+                "timed": left is not None,
+                "seconds": int(left.total_seconds()) if left is not None else 0,
+                "running": reading.running == seat and game.status == Game.Status.ACTIVE,
+                "paused": reading.running == seat and reading.paused,
+                "live": control.live,
+                "text": clock.digits(left) if control.live else clock.words(left),
+                "vacation_until": away,
+            }
+        )
+    return out
+
+
+def rematch_state(game: Game, seat: int | None) -> dict:
+    """What the end of the game offers a player about a rematch."""
+    if seat is None or game.status != Game.Status.FINISHED:
+        return {}
+    nxt = getattr(game, "rematch", None)
+    if nxt is not None:
+        return {"game": nxt}
+    offered = game.rematch_offered_by
+    if offered is None:
+        return {"can_offer": True, "declined": game.rematch_declined}
+    return {"offered_by_me": offered == seat, "offered_to_me": offered != seat}
 
 
 def _cell_label(cell: dict) -> str:
@@ -134,10 +187,13 @@ def market_columns(seen: dict, choices: Choices) -> list[dict]:
     return columns
 
 
-def player_panels(seen: dict, names: list[str], seat: int | None) -> list[dict]:
+def player_panels(
+    seen: dict, names: list[str], seat: int | None, seat_clocks: list[dict]
+) -> list[dict]:
     return [
         {
             "seat": p,
+            "clock": seat_clocks[p],
             "name": names[p],
             "you": p == seat,
             "active": seen["active_player"] == p and not seen["finished"],

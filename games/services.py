@@ -1,7 +1,10 @@
-"""The only ways a game changes: create, accept, cancel, and ``submit_action``.
+"""The only ways a game changes: create, accept, cancel, ``submit_action``, resign, abort,
+a rematch, and the clock running out.
 
 ``submit_action`` is the one door through which a move reaches the database: lock the game,
-check who may act and that the page was fresh, apply through the engine, append, commit.
+check the clock, who may act and that the page was fresh, apply through the engine, append,
+commit. Every way a game ends goes through ``_end``, under the same lock, so a last-second move
+and the clock's sweep give exactly one outcome.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from threading import Lock
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, timing, vacation
+from games.clock import TimeControl
 from games.models import Action, Game
 
 log = logging.getLogger(__name__)
@@ -51,10 +55,12 @@ class GameSettings:
     remove_six: bool = False
     first: str = "random"  # "me", "opponent" or "random"
     private: bool = False
+    time_control: str = "none"  # see games.clock.TimeControl
 
 
 def create_game(user, settings: GameSettings) -> Game:
     # The creator always sits in seat 0; who moves first is decided now, as the rules say.
+    TimeControl.parse(settings.time_control)  # refuses an unknown control
     if settings.first == "me":
         first = 0
     elif settings.first == "opponent":
@@ -73,6 +79,7 @@ def create_game(user, settings: GameSettings) -> Game:
         edition=settings.edition,
         options=options.to_json(),
         private=settings.private,
+        time_control=settings.time_control,
     )
 
 
@@ -89,6 +96,8 @@ def accept_game(game: Game, user) -> Game:
         state = load_state(game)
         game.to_decide = state.to_decide
         game.save()
+        timing.refresh_deadline(game)
+        transaction.on_commit(lambda: _after_change(game, previous_decider=None))
     return game
 
 
@@ -149,11 +158,20 @@ def forget_cached_states() -> None:
 # -- the one door for a move ------------------------------------------------------------------
 
 
+def _lock(game: Game) -> Game:
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("seat0", "seat1")
+        .get(pk=game.pk)
+    )
+
+
 def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     """Apply ``data`` (an engine action as JSON) for ``user``, or raise MoveRejected.
 
     Nothing is written unless everything checks out; a concurrent submission for the same seq
     either waits for the lock and is then stale, or fails the (game, seq) unique constraint.
+    A move that arrives after its player's clock ran out ends the game instead, and is refused.
     """
     try:
         action = engine.Action.from_json(data)
@@ -161,35 +179,41 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         raise MoveRejected(str(error)) from None
     try:
         with transaction.atomic():
-            game = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("seat0", "seat1")
-                .get(pk=game.pk)
-            )
+            game = _lock(game)
             seat = game.seat_of(user)
             if seat is None:
                 raise NotAllowed("only the two players of this game can act in it")
-            if game.status != Game.Status.ACTIVE:
-                raise StaleMove("this game is not in play")
-            if expected_seq != game.seq:
-                raise StaleMove("the game has moved on since your page was drawn: here it is now")
-            state = load_state(game)
-            if state.to_decide != seat:
-                raise NotAllowed("it is not your decision now")
-            try:
-                following = engine.apply_action(state, action)
-            except engine.IllegalAction as error:
-                raise MoveRejected(str(error)) from None
-            Action.objects.create(
-                game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
-            )
-            game.seq += 1
-            _record_progress(game, following)
-            game.save()
-            transaction.on_commit(lambda: _after_commit(game, following))
+            flagged = _flag_if_out_of_time(game, timezone.now())
+            if not flagged:
+                _apply(game, seat, user, action, expected_seq)
     except IntegrityError:
         raise StaleMove("another move was made at the same moment: here is the game now") from None
+    if flagged:
+        raise StaleMove(ending_words(game))
     return game
+
+
+def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int) -> None:
+    if game.status != Game.Status.ACTIVE:
+        raise StaleMove(ending_words(game) if game.over else "this game is not in play")
+    if expected_seq != game.seq:
+        raise StaleMove("the game has moved on since your page was drawn: here it is now")
+    state = load_state(game)
+    if state.to_decide != seat:
+        raise NotAllowed("it is not your decision now")
+    try:
+        following = engine.apply_action(state, action)
+    except engine.IllegalAction as error:
+        raise MoveRejected(str(error)) from None
+    Action.objects.create(
+        game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
+    )
+    game.seq += 1
+    vacation.end(user)  # any move of theirs ends a vacation
+    _record_progress(game, following)
+    game.save()
+    timing.refresh_deadline(game)
+    transaction.on_commit(lambda: _after_change(game, previous_decider=seat, state=following))
 
 
 def _record_progress(game: Game, state: engine.State) -> None:
@@ -202,8 +226,185 @@ def _record_progress(game: Game, state: engine.State) -> None:
         game.termination = state.outcome.termination
 
 
-def _after_commit(game: Game, state: engine.State) -> None:
-    _remember(game.pk, game.seq, state)
-    from games import live  # imported late: live needs the channel layer set up
+def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
+    if state is not None:
+        _remember(game.pk, game.seq, state)
+    from games import live, notify  # imported late: live needs the channel layer set up
 
     live.announce(game)
+    notify.game_changed(game, previous_decider)
+
+
+# -- how a game ends besides its last move ------------------------------------------------------
+
+ENDINGS = {
+    "timeout": "{loser} ran out of time: {winner} wins.",
+    "resignation": "{loser} resigned: {winner} wins.",
+    "aborted": "The game was aborted by {loser} before it really began: no result.",
+    "abandoned": "The game was aborted: {loser} made no first move in time. No result.",
+}
+
+
+def ending_words(game: Game) -> str:
+    """The sentence that says how a game that is over ended, when it was not by the rules."""
+    template = ENDINGS.get(game.termination)
+    if template is None or game.ended_by is None:
+        return "this game is over"
+    names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    return template.format(loser=names[game.ended_by], winner=names[1 - game.ended_by])
+
+
+def _end(game: Game, termination: str, ended_by: int) -> None:
+    """End a locked game: a loss for ``ended_by``, or no result for an abort."""
+    aborted = termination in ("aborted", "abandoned")
+    game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
+    game.termination = termination
+    game.ended_by = ended_by
+    game.winners = [] if aborted else [1 - ended_by]
+    game.to_decide = None
+    game.deadline = None
+    game.finished_at = timezone.now()
+    game.save()
+    transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+
+
+def _has_moved(game: Game, seat: int) -> bool:
+    return game.actions.filter(player=seat).exists()
+
+
+def _flag_if_out_of_time(game: Game, now) -> bool:
+    """On a locked game: end it if the deciding player's clock has run out (unless vacation
+    can cover a correspondence game). True if the game ended now."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    reading = timing.read(game, now)
+    seat = reading.flagged
+    if seat is None:
+        return False
+    if game.clock_control.correspondence and vacation.spend_to_save(
+        game.player(seat), reading.deadline, now
+    ):
+        timing.refresh_deadline(game, now)
+        return False
+    # A player who never made a first move leaves a game that never really began.
+    _end(game, "timeout" if _has_moved(game, seat) else "abandoned", seat)
+    return True
+
+
+def enforce_clock(game: Game) -> Game:
+    """End ``game`` if its clock has run out; the sweep, the page and the delayed check call
+    this. Returns the game as it now is."""
+    with transaction.atomic():
+        game = _lock(game)
+        _flag_if_out_of_time(game, timezone.now())
+    return game
+
+
+def resign(game: Game, user) -> Game:
+    with transaction.atomic():
+        game = _lock(game)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAllowed("only the two players of this game can resign it")
+        if _flag_if_out_of_time(game, timezone.now()):
+            raise StaleMove(ending_words(game))
+        if game.status != Game.Status.ACTIVE:
+            raise StaleMove("this game is already over")
+        _end(game, "resignation", seat)
+    return game
+
+
+def can_abort(game: Game, seat: int | None) -> bool:
+    """A player may abort a game in play until they have made their own first move."""
+    return seat is not None and game.status == Game.Status.ACTIVE and not _has_moved(game, seat)
+
+
+def abort(game: Game, user) -> Game:
+    with transaction.atomic():
+        game = _lock(game)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAllowed("only the two players of this game can abort it")
+        if _flag_if_out_of_time(game, timezone.now()):
+            raise StaleMove(ending_words(game))
+        if not can_abort(game, seat):
+            raise StaleMove("a game can be aborted only before your own first move")
+        _end(game, "aborted", seat)
+    return game
+
+
+# -- rematch ------------------------------------------------------------------------------------
+
+
+def offer_rematch(game: Game, user) -> Game:
+    with transaction.atomic():
+        game = _lock(game)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAllowed("only the two players of this game can offer a rematch")
+        if game.status != Game.Status.FINISHED:
+            raise StaleMove("a rematch can be offered once the game is over")
+        if hasattr(game, "rematch"):
+            raise StaleMove("the rematch has already begun")
+        if game.rematch_offered_by is not None:
+            raise StaleMove("a rematch has already been offered")
+        game.rematch_offered_by = seat
+        game.rematch_declined = False
+        game.save()
+        transaction.on_commit(lambda: _after_rematch_offer(game))
+    return game
+
+
+def _after_rematch_offer(game: Game) -> None:
+    from games import live, notify
+
+    live.announce(game)
+    notify.rematch_offered(game)
+
+
+def answer_rematch(game: Game, user, accept: bool) -> Game:
+    """The other player accepts (the new game begins at once) or declines the offer.
+    Returns the new game, or the old one when declined."""
+    with transaction.atomic():
+        game = _lock(game)
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotAllowed("only the two players of this game can answer a rematch")
+        if game.rematch_offered_by is None or hasattr(game, "rematch"):
+            raise StaleMove("there is no rematch offer to answer")
+        if game.rematch_offered_by == seat:
+            raise NotAllowed("you made this offer: your opponent answers it")
+        if not accept:
+            game.rematch_offered_by = None
+            game.rematch_declined = True
+            game.save()
+            transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+            return game
+        rematch = _start_rematch(game)
+        transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+    return rematch
+
+
+def _start_rematch(game: Game) -> Game:
+    """Same options, seats swapped: whoever moved second now moves first."""
+    options = game.engine_options
+    first_user = game.player(1 - options.first_player)
+    seat0, seat1 = game.seat1, game.seat0
+    swapped = options.with_first_player(0 if seat0 == first_user else 1)
+    rematch = Game.objects.create(
+        created_by=seat0,
+        seat0=seat0,
+        seat1=seat1,
+        edition=game.edition,
+        options=swapped.to_json(),
+        private=game.private,
+        time_control=game.time_control,
+        status=Game.Status.ACTIVE,
+        started_at=timezone.now(),
+        rematch_of=game,
+    )
+    rematch.to_decide = load_state(rematch).to_decide
+    rematch.save()
+    timing.refresh_deadline(rematch)
+    transaction.on_commit(lambda: _after_change(rematch, previous_decider=None))
+    return rematch

@@ -12,4 +12,7 @@ urlpatterns = [
     path("<int:pk>/act/", views.act, name="act"),
     path("<int:pk>/accept/", views.accept, name="accept"),
     path("<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("<int:pk>/resign/", views.resign, name="resign"),
+    path("<int:pk>/abort/", views.abort, name="abort"),
+    path("<int:pk>/rematch/", views.rematch, name="rematch"),
 ]

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, IntegerField, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import services
+from games import clock, notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
-from games.forms import NewGameForm
-from games.models import Game
+from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
+from games.models import Game, Notification
 from games.presenters import game_context
 
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
@@ -107,6 +111,10 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
     if not game.can_watch(request.user):
         raise PermissionDenied("this private game is only open to its two players")
+    if game.deadline and game.deadline <= timezone.now():
+        game = services.enforce_clock(game)  # the worker may be down: the page checks too
+    if game.seat_of(request.user) is not None:
+        notify.seen(request.user, game.pk)
     return _render_game(request, game, pick=request.GET.get("pick"))
 
 
@@ -154,28 +162,36 @@ def _rejected(request, game, status, message):
 @require_GET
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
+    """Games waiting for you first, the least time left first; then the others."""
     user = request.user
     games = (
         Game.objects.involving(user)
         .exclude(status=Game.Status.CANCELLED)
         .select_related("seat0", "seat1")
-        .annotate(
-            waiting=Case(
-                When(
-                    Q(seat0=user, to_decide=0, status="active")
-                    | Q(seat1=user, to_decide=1, status="active"),
-                    then=Value(0),
-                ),
-                When(status="active", then=Value(1)),
-                When(status="open", then=Value(2)),
-                default=Value(3),
-                output_field=IntegerField(),
-            )
-        )
-        .order_by("waiting", "-updated_at")
+        .order_by("-updated_at")
     )
-    rows = [{"game": g, "result": g.result_for(user), "your_move": g.waiting == 0} for g in games]
+    rows = [_my_game_row(game, user) for game in games]
+    order = {"yours": 0, "theirs": 1, "open": 2, "over": 3}
+    never = timezone.now() + timedelta(days=3650)
+    rows.sort(key=lambda r: (order[r["group"]], r["game"].deadline or never))
     return render(request, "games/my_games.html", {"rows": rows})
+
+
+def _my_game_row(game: Game, user) -> dict:
+    seat = game.seat_of(user)
+    row = {"game": game, "result": game.result_for(user), "time_left": ""}
+    if game.status == Game.Status.ACTIVE:
+        row["group"] = "yours" if game.to_decide == seat else "theirs"
+        reading = timing.read(game)
+        if reading.running is not None:
+            left = reading.remaining[reading.running]
+            row["time_left"] = (
+                clock.words(left) if game.clock_control.correspondence else clock.digits(left)
+            )
+    else:
+        row["group"] = "open" if game.status == Game.Status.OPEN else "over"
+    row["your_move"] = row["group"] == "yours"
+    return row
 
 
 @require_GET
@@ -214,3 +230,119 @@ def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
         "editions": list(EDITIONS),
     }
     return render(request, "games/rules.html", context)
+
+
+# -- the end of a game: resign, abort, rematch -------------------------------------------------
+
+
+def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpResponse:
+    """Run a service ``change(game, user)`` for a player and come back to the game page."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    try:
+        result = change(game, request.user)
+    except services.NotAllowed as error:
+        raise PermissionDenied(error.message) from None
+    except services.MoveRejected as error:
+        messages.error(request, error.message)
+        return redirect(game)
+    if done:
+        messages.info(request, done)
+    return redirect(result)
+
+
+@require_POST
+@login_required
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    return _player_post(request, pk, services.resign, "You resigned.")
+
+
+@require_POST
+@login_required
+def abort(request: HttpRequest, pk: int) -> HttpResponse:
+    return _player_post(request, pk, services.abort, "The game was aborted: it has no result.")
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    answer = request.POST.get("answer", "offer")
+    if answer == "offer":
+        return _player_post(request, pk, services.offer_rematch, "Rematch offered.")
+    if answer not in ("accept", "decline"):
+        messages.error(request, "That form was not a rematch answer: reload the page.")
+        return redirect("games:detail", pk=pk)
+
+    def answering(game, user):
+        return services.answer_rematch(game, user, accept=answer == "accept")
+
+    return _player_post(
+        request, pk, answering, "" if answer == "accept" else "You declined the rematch."
+    )
+
+
+# -- settings: notifications and vacation ------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def player_settings(request: HttpRequest) -> HttpResponse:
+    row = vacation.settings_for(request.user)
+    form = NotificationSettingsForm(instance=row)
+    leave = VacationForm()
+    if request.method == "POST":
+        what = request.POST.get("what")
+        if what == "notifications":
+            form = NotificationSettingsForm(request.POST, instance=row)
+            if form.is_valid():
+                form.save()
+                messages.info(request, "Your notification settings are saved.")
+                return redirect("settings")
+        elif what == "vacation":
+            leave = VacationForm(request.POST)
+            if leave.is_valid():
+                try:
+                    started = vacation.start(request.user, leave.cleaned_data["days"])
+                except ValueError as error:
+                    leave.add_error("days", str(error))
+                else:
+                    messages.info(
+                        request, f"You are on vacation until {started.ends_at:%Y-%m-%d %H:%M} UTC."
+                    )
+                    return redirect("settings")
+        elif what == "end-vacation":
+            vacation.end(request.user)
+            messages.info(request, "Your vacation is over: your clocks run again.")
+            return redirect("settings")
+        else:
+            messages.error(request, "That form was not one of this page's: reload the page.")
+            return redirect("settings")
+    context = {
+        "form": form,
+        "leave": leave,
+        "allowance": vacation.settings_for(request.user).vacation_days,
+        "settings_start": settings.VACATION_START_DAYS,
+        "on_vacation": vacation.current(request.user),
+        "recent": request.user.notifications.select_related("game")[:20],
+    }
+    status = 400 if form.errors or leave.errors else 200
+    return render(request, "games/settings.html", context, status=status)
+
+
+@csrf_exempt  # the signed token is the proof; mail clients' one-click unsubscribe POSTs here
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user_id, kind = notify.read_unsubscribe_token(token)
+    except signing.BadSignature:
+        return render(request, "games/unsubscribe.html", {"bad": True}, status=400)
+    person = get_object_or_404(get_user_model(), pk=user_id)
+    row = vacation.settings_for(person)
+    subscribe = request.POST.get("resubscribe") == "1"
+    setattr(row, f"email_{kind}", subscribe)
+    row.save(update_fields=[f"email_{kind}"])
+    label = Notification.Kind(kind).label
+    return render(
+        request,
+        "games/unsubscribe.html",
+        {"label": label, "subscribed": subscribe, "token": token, "person": person},
+    )

@@ -85,7 +85,10 @@ def site(tmp_path_factory) -> Site:
         "DJANGO_DEBUG": "1",  # WhiteNoise then serves static files straight from the finders
         "DJANGO_SETTINGS_MODULE": "basilica_site.settings",
         "PYTHONUNBUFFERED": "1",
+        "HUEY_SQLITE": str(workdir / "huey.sqlite3"),
+        "NOTIFY_DELAY_SECONDS": "1",
     }
+    env.pop("HUEY_IMMEDIATE", None)
     env.pop("REDIS_URL", None)  # one daphne process: the in-memory channel layer is enough
     bindir = Path(sys.executable).parent
     subprocess.run(
@@ -112,17 +115,26 @@ def site(tmp_path_factory) -> Site:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+        # The task runner's worker, as `make run` starts it beside the web server.
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "run_huey"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{url}/", server, log)
         yield Site(url, database)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        for process in (server, worker):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 @pytest.fixture(scope="session")

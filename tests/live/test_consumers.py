@@ -82,7 +82,7 @@ async def test_a_logged_in_spectator_may_watch_a_public_game():
     connected, _ = await communicator.connect()
     assert connected
     hello = json.loads(await communicator.receive_from())
-    assert hello == {"type": "seq", "seq": 0}
+    assert hello == {"type": "seq", "seq": 0, "status": "active"}
     await communicator.disconnect()
 
 

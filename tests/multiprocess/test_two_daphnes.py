@@ -165,7 +165,7 @@ async def watch_then_move(ports, facts) -> str:
         open_timeout=10,
     ) as bobs_socket:
         hello = json.loads(await asyncio.wait_for(bobs_socket.recv(), 10))
-        assert hello == {"type": "seq", "seq": 0}
+        assert hello == {"type": "seq", "seq": 0, "status": "active"}
         status = await asyncio.to_thread(
             post_move, move_port, game, facts["sessions"]["ann"], facts["move"], 0
         )

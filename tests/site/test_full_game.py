@@ -27,7 +27,9 @@ def sign_up(username: str) -> Client:
 
 def test_two_new_players_play_a_whole_game_from_the_lobby_to_the_result():
     alice, bob = sign_up("alice"), sign_up("bob")
-    alice.post(reverse("games:create"), {"edition": "2022", "first": "random"})
+    alice.post(
+        reverse("games:create"), {"edition": "2022", "first": "random", "time_control": "3d"}
+    )
     game = Game.objects.get()
     bob.post(reverse("games:accept", args=[game.pk]))
     players = {0: alice, 1: bob}
@@ -45,7 +47,7 @@ def test_two_new_players_play_a_whole_game_from_the_lobby_to_the_result():
     assert game.seq == game.actions.count() > 50
     outcome = services.replay_game(game).outcome
     for seat, client in players.items():
-        banner = client.get(game.get_absolute_url()).text.split('class="result"')[1]
+        banner = client.get(game.get_absolute_url()).text.split('class="result')[1]
         mine, theirs = outcome.scores[seat], outcome.scores[1 - seat]
         if len(outcome.winners) == 2:
             assert f"A shared victory at {mine} points each" in banner

@@ -48,7 +48,9 @@ def test_an_anonymous_visitor_may_read_the_rules():
 def test_opening_a_game_leads_to_its_waiting_page():
     alice = make_user("alice")
     client = client_for(alice)
-    response = client.post(reverse("games:create"), {"edition": "2010", "first": "me"})
+    response = client.post(
+        reverse("games:create"), {"edition": "2010", "first": "me", "time_control": "none"}
+    )
     game = Game.objects.get()
     assert response.url == game.get_absolute_url()
     assert (game.seat0, game.edition, game.status) == (alice, "2010", Game.Status.OPEN)

@@ -108,7 +108,7 @@ def test_the_finished_game_shows_the_result_banner_to_each_player():
         if len(game.winners) == 2:
             verdict = "A shared victory"
         assert verdict in page
-        assert 'class="result"' in page
+        assert 'class="result' in page
 
 
 def test_an_open_game_shows_the_waiting_page_not_a_board():

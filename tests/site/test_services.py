@@ -77,7 +77,7 @@ def test_no_move_is_made_in_a_game_still_waiting_for_an_opponent():
 def test_a_finished_game_takes_no_more_moves():
     game = play_randomly(started_game(seed=4), 500)
     assert game.status == Game.Status.FINISHED
-    with pytest.raises(services.StaleMove, match="not in play"):
+    with pytest.raises(services.StaleMove, match="this game is over"):
         services.submit_action(game, game.seat0, {"type": "builder"}, game.seq)
 
 

@@ -1,0 +1,58 @@
+"""Work done outside a request, by the task runner (huey; `make run` starts its worker):
+the sweep of clocks every minute, a live game's flag at its moment, notifications and the
+daily digest."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.utils import timezone
+from huey import crontab
+from huey.contrib.djhuey import db_periodic_task, db_task
+
+from games import notify, services
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+
+def sweep(now=None) -> dict:
+    """End every game whose clock has run out, and warn the players whose correspondence time
+    is almost up. ``manage.py sweep_games`` runs it once."""
+    now = now or timezone.now()
+    ended = 0
+    for game in Game.objects.running().filter(deadline__lte=now).only("pk"):
+        ended += services.enforce_clock(game).over
+    warned = notify.warn_running_out(now)
+    return {"ended": ended, "warned": warned}
+
+
+@db_periodic_task(crontab(minute="*"))
+def sweep_every_minute() -> None:
+    result = sweep()
+    if result["ended"] or result["warned"]:
+        log.info("sweep: %(ended)s games ended on time, %(warned)s warned", result)
+
+
+@db_task()
+def check_clock(game_id: int) -> None:
+    """A live game's running clock should reach zero about now."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None:
+        services.enforce_clock(game)
+
+
+@db_task()
+def check_notification(kind: str, game_id: int, seat: int, seq: int) -> None:
+    notify.check(kind, game_id, seat, seq)
+
+
+@db_task(retries=settings.NOTIFY_RETRIES, retry_delay=60, context=True)
+def deliver(notification_id: int, task=None) -> None:
+    notify.deliver(notification_id, final=task is None or task.retries == 0)
+
+
+@db_periodic_task(crontab(hour=str(settings.DIGEST_HOUR_UTC), minute="0"))
+def daily_digest() -> None:
+    notify.daily_digests()

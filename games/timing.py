@@ -1,0 +1,63 @@
+"""A game's clocks, read off its stored action times and its players' vacations.
+
+Only the game's time control, start, action log (who decided, when) and the seat that must
+decide now are used, so every game kind gets the same clocks.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from games import clock
+from games.models import Game, Vacation
+
+
+def decisions(game: Game) -> list[clock.Decision]:
+    rows = game.actions.order_by("seq").values_list("player", "created_at")
+    return [clock.Decision(seat=player, at=at) for player, at in rows]
+
+
+def pauses(game: Game) -> dict[int, list[clock.Interval]]:
+    """Each seat's vacations that overlap the game."""
+    out: dict[int, list[clock.Interval]] = {0: [], 1: []}
+    seats = {game.seat0_id: 0, game.seat1_id: 1}
+    since = game.started_at or game.created_at
+    rows = Vacation.objects.filter(user_id__in=list(seats), ends_at__gt=since).values_list(
+        "user_id", "starts_at", "ends_at"
+    )
+    for user_id, start, end in rows:
+        out[seats[user_id]].append((start, end))
+    return out
+
+
+def read(game: Game, now: datetime | None = None) -> clock.Reading:
+    """The clocks of ``game`` at ``now`` (the present by default)."""
+    control = game.clock_control
+    if not control.timed or game.started_at is None:
+        return clock.UNTIMED
+    to_decide = game.to_decide if game.status == Game.Status.ACTIVE else None
+    if control.live:
+        # Only the times of decisions matter; the last one is enough for correspondence.
+        made = decisions(game)
+    else:
+        last = game.actions.order_by("-seq").values_list("player", "created_at").first()
+        made = [clock.Decision(seat=last[0], at=last[1])] if last else []
+    return clock.read(
+        control,
+        game.started_at,
+        made,
+        to_decide,
+        now or timezone.now(),
+        pauses(game) if control.correspondence else None,
+    )
+
+
+def refresh_deadline(game: Game, now: datetime | None = None) -> datetime | None:
+    """Store when the running clock reaches zero (the sweep's index), and return it."""
+    deadline = read(game, now).deadline if game.status == Game.Status.ACTIVE else None
+    if game.deadline != deadline:
+        game.deadline = deadline
+        Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    return deadline
