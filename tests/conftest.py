@@ -11,4 +11,4 @@ def tasks_run_at_once():
     from huey.contrib.djhuey import HUEY
 
     HUEY.immediate = True
-    yield HUEY
+    return HUEY
