@@ -13,6 +13,11 @@
     return el ? parseInt(el.dataset.seq, 10) : -1;
   }
 
+  function currentStatus() {
+    const el = document.getElementById("status");
+    return el ? el.dataset.status : "";
+  }
+
   function say(text, state) {
     if (!status) return;
     status.textContent = text;
@@ -53,7 +58,7 @@
     if (notice.type === "presence") {
       const el = document.getElementById("presence");
       if (el) el.textContent = notice.text;
-    } else if (notice.type === "seq" && notice.seq !== currentSeq()) {
+    } else if (notice.type === "seq" && (notice.seq !== currentSeq() || notice.status !== currentStatus())) {
       catchUp();
     }
   });
@@ -65,4 +70,52 @@
   document.body.addEventListener("htmx:afterSwap", function () {
     lastSeq = currentSeq();
   });
+
+  // Clocks: the server sends each clock's seconds with every update; in between, the running
+  // one counts down here. At zero the page asks the server, which ends the game if it agrees.
+  function plural(n, unit) { return n + " " + unit + (n === 1 ? "" : "s"); }
+  function inWords(s) {
+    const days = Math.floor(s / 86400), hours = Math.floor((s % 86400) / 3600);
+    const minutes = Math.floor((s % 3600) / 60);
+    if (days) return plural(days, "day") + (hours ? " " + plural(hours, "hour") : "");
+    if (hours) return plural(hours, "hour") + (minutes ? " " + plural(minutes, "minute") : "");
+    if (minutes) return plural(minutes, "minute");
+    return plural(s, "second");
+  }
+  function inDigits(s) {
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
+  }
+  let askedAt = 0;
+  function tick() {
+    const now = Date.now();
+    document.querySelectorAll('.clock[data-running="1"]').forEach(function (el) {
+      if (!el.dataset.t0) el.dataset.t0 = String(now);
+      const live = el.dataset.live === "1";
+      const left = Math.max(0, Math.floor(parseInt(el.dataset.seconds, 10) - (now - parseInt(el.dataset.t0, 10)) / 1000));
+      const time = el.querySelector(".clock-time");
+      if (time) time.textContent = live ? inDigits(left) : inWords(left);
+      el.classList.toggle("low", live ? left < 30 : left < 3600);
+      if (left === 0 && now - askedAt > 5000) {
+        askedAt = now;
+        setTimeout(catchUp, 1000);  // the server's own check may land first
+      }
+    });
+  }
+  setInterval(tick, 1000);
+})();
+
+// Every page: the tab title carries the count of games waiting for you, kept fresh by pushes.
+(function () {
+  "use strict";
+  function retitle() {
+    const turns = document.getElementById("turns");
+    if (!turns) return;
+    const count = parseInt(turns.dataset.count || "0", 10);
+    const bare = document.title.replace(/^\(\d+\) /, "");
+    document.title = (count > 0 ? "(" + count + ") " : "") + bare;
+  }
+  document.body.addEventListener("htmx:afterSettle", retitle);
+  document.body.addEventListener("htmx:wsAfterMessage", retitle);
 })();

@@ -34,7 +34,7 @@ NUMBER_CONTROLS = """
 () => {
   const controls = [...document.querySelectorAll(
     "a[href], button, input:not([type=hidden]), select, textarea"
-  )].filter((el) => !el.disabled && el.getClientRects().length > 0);
+  )].filter((el) => !el.disabled && el.checkVisibility());  // not inside a closed <details>
   controls.forEach((el, i) => { el.dataset.a11y = String(i); });
   return controls.map((el) => el.matches(
     ".tile.choosable, .cell.target, .prompt .choice"
