@@ -133,7 +133,8 @@ class Reading:
     """The clocks at one moment.
 
     ``remaining`` is each seat's time (None without a clock); ``running`` is the seat whose
-    clock runs; ``deadline`` is when it reaches zero; ``flagged`` is that seat once it has.
+    clock runs; ``deadline`` is when it reaches zero; ``flagged`` is that seat once it has,
+    unless a vacation holds the clock at zero (one is begun at the very moment to save it).
     """
 
     remaining: tuple[timedelta | None, timedelta | None]
@@ -144,7 +145,7 @@ class Reading:
 
     @property
     def flagged(self) -> int | None:
-        if self.running is None or self.remaining[self.running] is None:
+        if self.running is None or self.paused or self.remaining[self.running] is None:
             return None
         return self.running if self.remaining[self.running] <= timedelta(0) else None
 
@@ -233,13 +234,14 @@ def overlap(intervals: Sequence[Interval], start: datetime, end: datetime) -> ti
 
 def deadline_after(since: datetime, budget: timedelta, pauses: Sequence[Interval]) -> datetime:
     """When ``budget`` of running time is used up from ``since``, the (merged) pauses not
-    counting."""
+    counting. A pause that begins as the budget runs out stops the clock at zero (that is
+    how a vacation day saves a game), so the deadline moves past it."""
     moment = since
     for start, end in pauses:
         if end <= moment:
             continue
         if start > moment:
-            if moment + budget <= start:
+            if moment + budget < start:
                 return moment + budget
             budget -= start - moment
         moment = end
