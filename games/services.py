@@ -281,13 +281,17 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
     seat = reading.flagged
     if seat is None:
         return False
-    if game.clock_control.correspondence and vacation.spend_to_save(
-        game.player(seat), reading.deadline, now
+    # A player who never made a first move leaves a game that never really began: it is
+    # aborted in the time for one decision, without spending vacation on it.
+    began = _has_moved(game, seat)
+    if (
+        began
+        and game.clock_control.correspondence
+        and vacation.spend_to_save(game.player(seat), reading.deadline, now)
     ):
         timing.refresh_deadline(game, now)
         return False
-    # A player who never made a first move leaves a game that never really began.
-    _end(game, "timeout" if _has_moved(game, seat) else "abandoned", seat)
+    _end(game, "timeout" if began else "abandoned", seat)
     return True
 
 
