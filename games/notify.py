@@ -198,7 +198,7 @@ def unsubscribe_url(user, kind: str) -> str:
 
 def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     """The subject and plain-text body of a notification."""
-    context = {"user": user, "kind": kind, "site": settings.SITE_URL, **extra}
+    context = {"user": user, "kind": Kind(kind).label, "site": settings.SITE_URL, **extra}
     facts = {"count": 0, "plural": "s", "game": "", "opponent": "", "left": ""}
     if game is not None:
         seat = game.seat_of(user)
@@ -210,8 +210,10 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
             opponent=opponent.username if opponent else "your opponent",
             left=clock.words(left) if game.clock_control.correspondence else clock.digits(left),
         )
+        # The subject names the game by number; the body's templates get the game itself.
+        context.update(facts)
         context.update(
-            game=game, url=absolute(game.get_absolute_url()), result=game.result_for(user), **facts
+            game=game, url=absolute(game.get_absolute_url()), result=game.result_for(user)
         )
     if "games" in extra:
         facts.update(count=len(extra["games"]), plural="" if len(extra["games"]) == 1 else "s")
