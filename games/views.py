@@ -13,7 +13,6 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -130,12 +129,9 @@ def _render_game(request, game, status=200, error="", pick=None):
         partial = request.GET.get("partial") or request.htmx.target
         if partial not in PARTIALS:
             partial = "play"
-        response = render(request, f"games/game.html#{partial}", context, status=status)
-        if partial != "play" and request.user.is_authenticated:
-            # The header's count of games waiting for you changes with the game.
-            turns = render_to_string("base.html#turns", {"oob": True}, request=request)
-            response.content += turns.encode()
-        return response
+        # The header's count of games waiting comes with the push, not here: a push may detach
+        # this request's form first, and htmx then finds no header for an out-of-band swap.
+        return render(request, f"games/game.html#{partial}", context, status=status)
     return render(request, "games/game.html", context, status=status)
 
 
