@@ -32,7 +32,7 @@ def _lobby_context(user, form: NewGameForm) -> dict:
     return {
         "seeks": Game.objects.open_seeks().select_related("seat0").order_by("-created_at"),
         "form": form,
-        "waiting": Game.objects.waiting_for(user).select_related("seat0", "seat1"),
+        "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
     }
 
