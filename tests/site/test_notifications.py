@@ -135,6 +135,52 @@ def test_a_look_at_the_game_ten_minutes_ago_is_not_watching_it(alice, bob, commi
     assert [m.to for m in mailoutbox] == [["bob@example.com"]]
 
 
+@pytest.fixture
+def worker(tasks_run_at_once, settings):
+    """The task runner with the real two-minute wait before a check; ``run_due()`` runs what
+    has come due, as the worker would."""
+    settings.NOTIFY_DELAY_SECONDS = 120
+    tasks_run_at_once.flush()  # nothing left scheduled by an earlier test
+
+    class Worker:
+        @staticmethod
+        def run_due():
+            for task in tasks_run_at_once.read_schedule():
+                tasks_run_at_once.execute(task)
+
+    return Worker
+
+
+def test_the_your_turn_email_waits_two_minutes_to_see_whether_bob_comes(
+    alice, bob, committed, mailoutbox, worker
+):
+    with time_machine.travel(MONDAY, tick=False) as clock:
+        with committed():
+            hand_over(started_game(alice, bob, time_control="3d"))
+        clock.shift(timedelta(seconds=110))
+        with committed():
+            worker.run_due()
+        assert mailoutbox == []
+        clock.shift(timedelta(seconds=11))
+        with committed():
+            worker.run_due()
+    assert [m.to for m in mailoutbox] == [["bob@example.com"]]
+
+
+def test_bob_opening_the_game_before_the_email_is_due_stops_it(
+    alice, bob, committed, mailoutbox, worker
+):
+    with time_machine.travel(MONDAY, tick=False) as clock:
+        with committed():
+            game = hand_over(started_game(alice, bob, time_control="3d"))
+        clock.shift(timedelta(seconds=60))
+        client_for(bob).get(game.get_absolute_url())
+        clock.shift(timedelta(seconds=61))
+        with committed():
+            worker.run_due()
+    assert mailoutbox == []
+
+
 def test_the_same_check_twice_sends_one_email(alice, bob, committed, mailoutbox):
     game = started_game(alice, bob, time_control="3d")
     with committed():
