@@ -209,7 +209,7 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
         game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
     )
     game.seq += 1
-    vacation.end(user)  # any move of theirs ends a vacation
+    vacation.end(user, move=True)  # any move of theirs ends a vacation
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
@@ -231,8 +231,11 @@ def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
         _remember(game.pk, game.seq, state)
     from games import live, notify  # imported late: live needs the channel layer set up
 
-    live.announce(game)
-    notify.game_changed(game, previous_decider)
+    live.announce(game)  # best-effort: a lost push is caught up by the page's seq check
+    try:
+        notify.game_changed(game, previous_decider)
+    except Exception:  # the move is committed: a queue that is down must not make it a 500
+        log.exception("could not schedule the notifications of game %s", game.pk)
 
 
 # -- how a game ends besides its last move ------------------------------------------------------
@@ -363,7 +366,10 @@ def _after_rematch_offer(game: Game) -> None:
     from games import live, notify
 
     live.announce(game)
-    notify.rematch_offered(game)
+    try:
+        notify.rematch_offered(game)
+    except Exception:
+        log.exception("could not schedule the rematch offer of game %s", game.pk)
 
 
 def answer_rematch(game: Game, user, accept: bool) -> Game:

@@ -23,7 +23,10 @@ def sweep(now=None) -> dict:
     now = now or timezone.now()
     ended = 0
     for game in Game.objects.running().filter(deadline__lte=now).only("pk"):
-        ended += services.enforce_clock(game).over
+        try:
+            ended += services.enforce_clock(game).over
+        except Exception:  # one broken game must not keep the others from ending on time
+            log.exception("sweep: could not check the clock of game %s", game.pk)
     warned = notify.warn_running_out(now)
     return {"ended": ended, "warned": warned}
 
