@@ -101,15 +101,21 @@ def start(user, days: int) -> Vacation:
     return vacation
 
 
-def end(user, now: datetime | None = None) -> bool:
+def end(user, now: datetime | None = None, *, move: bool = False) -> bool:
     """End the vacation the player is on, giving back the whole days not begun. Any move of
-    theirs calls this. True if there was one."""
+    theirs calls this (``move``). True if there was one.
+
+    A move leaves a day spent to save a game running to its end: it is paid for, and ending it
+    would flag the game it saved again at once and spend another day, at every move the
+    player makes elsewhere. A planned vacation, or one ended by hand, ends now.
+    """
     now = now or timezone.now()
     found = current(user, now)
     if found is None:
         return False
     unused = int((found.ends_at - now) / DAY)
-    Vacation.objects.filter(pk=found.pk).update(ends_at=now, days=found.days - unused)
+    stop = found.ends_at - unused * DAY if move and not found.planned else now
+    Vacation.objects.filter(pk=found.pk).update(ends_at=stop, days=found.days - unused)
     if unused:
         row = settings_for(user)
         PlayerSettings.objects.filter(pk=row.pk).update(vacation_days=row.vacation_days + unused)

@@ -220,6 +220,25 @@ def test_a_move_ends_the_vacation_and_gives_back_the_days_not_begun(calendar, an
     assert Vacation.objects.get().days == 2
 
 
+def test_a_move_elsewhere_does_not_waste_the_day_spent_to_save_a_game(
+    calendar, ann, bob, committed
+):
+    saved = decide(started_game(ann, bob, time_control="3d"))
+    calendar.shift(2 * DAY)
+    elsewhere = started_game(ann, make_user("carol"), time_control="3d")
+    calendar.shift(DAY + MINUTE)
+    tasks.sweep()  # a day is spent to save the first game
+    calendar.shift(MINUTE)
+
+    with committed():
+        decide(elsewhere)
+    calendar.shift(MINUTE)
+    tasks.sweep()
+
+    assert days_left(ann) == 6
+    assert fresh(saved).status == Game.Status.ACTIVE
+
+
 def test_when_a_vacation_ends_the_clocks_run_again_from_where_they_stood(
     calendar, ann, bob, committed
 ):
