@@ -298,12 +298,14 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
     return True
 
 
-def enforce_clock(game: Game) -> Game:
-    """End ``game`` if its clock has run out; the sweep, the page and the delayed check call
-    this. Returns the game as it now is."""
+def enforce_clock(game: Game, now=None) -> Game:
+    """End ``game`` if its clock has run out at ``now``; the sweep, the page and the delayed
+    check call this. Returns the game as it now is, its stored deadline brought up to date."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = _lock(game)
-        _flag_if_out_of_time(game, timezone.now())
+        if not _flag_if_out_of_time(game, now):
+            timing.refresh_deadline(game, now)  # a vacation may have moved it
     return game
 
 
@@ -355,6 +357,8 @@ def offer_rematch(game: Game, user) -> Game:
             raise StaleMove("the rematch has already begun")
         if game.rematch_offered_by is not None:
             raise StaleMove("a rematch has already been offered")
+        if game.rematch_declined:
+            raise StaleMove("the rematch was declined: open a new game in the lobby instead")
         game.rematch_offered_by = seat
         game.rematch_declined = False
         game.save()

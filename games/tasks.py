@@ -24,7 +24,7 @@ def sweep(now=None) -> dict:
     ended = 0
     for game in Game.objects.running().filter(deadline__lte=now).only("pk"):
         try:
-            ended += services.enforce_clock(game).over
+            ended += services.enforce_clock(game, now).over
         except Exception:  # one broken game must not keep the others from ending on time
             log.exception("sweep: could not check the clock of game %s", game.pk)
     warned = notify.warn_running_out(now)

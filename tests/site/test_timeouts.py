@@ -402,7 +402,18 @@ def test_a_declined_rematch_starts_no_game_and_the_offerer_is_told(ann, bob):
 
     assert Game.objects.count() == 1
     assert not hasattr(fresh(game), "rematch")
-    assert "The last rematch offer was declined." in page_of(game, ann)
+    assert "The rematch was declined." in page_of(game, ann)
+
+
+def test_a_declined_rematch_cannot_be_offered_again(ann, bob):
+    game = decide(started_game(ann, bob, time_control="2d"))
+    services.resign(game, ann)
+    services.offer_rematch(game, ann)
+    services.answer_rematch(game, bob, accept=False)
+
+    with pytest.raises(services.StaleMove, match="declined"):
+        services.offer_rematch(game, ann)
+    assert "Offer a rematch" not in page_of(game, ann)
 
 
 def test_the_player_who_offered_a_rematch_cannot_accept_it_for_the_other(ann, bob):
