@@ -67,6 +67,7 @@ simulate: install
 bench: install
 	$(PY) -m games.engine.bench
 	$(PY) manage.py bench_site
+	$(PY) manage.py bench_clocks
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

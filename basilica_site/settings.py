@@ -218,5 +218,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # huey's worker adds a handler of its own unless its logger has one: log once, here.
-    "loggers": {"huey": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "huey": {
+            "handlers": ["console"],
+            "level": os.environ.get("HUEY_LOG_LEVEL", "WARNING"),
+            "propagate": False,
+        }
+    },
 }
