@@ -20,6 +20,7 @@ from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm
 from games.models import Game
 from games.presenters import game_context
+from games.validation import MOVE_BODY_MAX, body_at_most
 
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
 
@@ -127,6 +128,7 @@ def _render_game(request, game, status=200, error="", pick=None):
 
 @require_POST
 @login_required
+@body_at_most(MOVE_BODY_MAX)
 def act(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     if game.seat_of(request.user) is None:
