@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# `make run` is development: DEBUG on, the embedded secret key (production sets DJANGO_DEBUG=0).
+run: export DJANGO_DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -30,7 +32,7 @@ fmt: install
 	$(VENV)/bin/ruff check --fix .
 
 test: install lint
-	$(PY) manage.py makemigrations --check --dry-run
+	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-browser
@@ -53,6 +55,7 @@ test-browser: install chromium
 simulate: install
 	$(PY) -m games.engine.simulate --games 500
 
+bench: export DJANGO_DEBUG ?= 1
 bench: install
 	$(PY) -m games.engine.bench
 	$(PY) manage.py bench_site

@@ -20,6 +20,7 @@ from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm
 from games.models import Game
 from games.presenters import game_context
+from games.ratelimit import limited
 from games.validation import MOVE_BODY_MAX, body_at_most
 
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
@@ -45,6 +46,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@limited("create_game")
 def create(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
