@@ -5,7 +5,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from games import accounts, views
+from games import accounts, converters, views  # noqa: F401 - converters registers <username:>
 from games.ratelimit import limited
 
 
@@ -24,9 +24,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", include("games.urls")),
-    path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<username:username>/", views.profile, name="profile"),
     path("rules/", views.rules, name="rules"),
-    path("rules/<str:edition>/", views.rules, name="rules-edition"),
+    path("rules/<edition:edition>/", views.rules, name="rules-edition"),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
 ]
