@@ -60,7 +60,7 @@ def create(request: HttpRequest) -> HttpResponse:
 def accept(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if game.private and request.POST.get("token") != game.invite_token:
-        raise PermissionDenied("this game is a private invitation")
+        raise Http404("no such game")  # a private game does not exist for a stranger
     try:
         services.accept_game(game, request.user)
     except services.MoveRejected as error:
@@ -99,6 +99,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     if game.status == Game.Status.CANCELLED:
         raise Http404("this game was cancelled")
+    if game.private and game.seat_of(request.user) is None:
+        raise Http404("no such game")  # a private game does not exist for a stranger
     if request.htmx and request.GET.get("waiting"):
         # The waiting page polls: open the board as soon as someone has accepted.
         if game.status == Game.Status.OPEN:
@@ -188,6 +190,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(get_user_model(), username=username)
     games = (
         Game.objects.involving(person)
+        .visible_to(request.user)
         .filter(status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
         .select_related("seat0", "seat1")
         .order_by("-updated_at")
