@@ -193,6 +193,9 @@ RATE_LIMITS = {
     "create_game": (30, 3600),
 }
 
+# Game sockets one user may hold in one process: tabs and devices, not a script's thousands.
+WEBSOCKETS_PER_USER = int(os.environ.get("WEBSOCKETS_PER_USER", "8"))
+
 # Scripts, styles and sockets from this site only: no inline script or style, no eval.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
