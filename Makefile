@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run test test-postgres test-browser chromium lint fmt simulate bench clean
+.PHONY: install run test test-postgres test-browser chromium lint fmt simulate bench load clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -59,6 +59,15 @@ bench: export DJANGO_DEBUG ?= 1
 bench: install
 	$(PY) -m games.engine.bench
 	$(PY) manage.py bench_site
+
+# The load figures of issue 10, in one process on a throwaway SQLite file and the in-memory layer.
+LOAD_DB ?= /tmp/basilica-load-$(shell id -u).sqlite3
+load: export DJANGO_DEBUG ?= 1
+load: install
+	rm -f $(LOAD_DB)
+	env -u REDIS_URL DATABASE_URL=sqlite:///$(LOAD_DB) $(PY) manage.py migrate --noinput -v0
+	env -u REDIS_URL DATABASE_URL=sqlite:///$(LOAD_DB) $(PY) manage.py load_site $(LOAD_ARGS)
+	rm -f $(LOAD_DB)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

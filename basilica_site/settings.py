@@ -233,3 +233,6 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "production needs an SMTP server: set EMAIL_HOST (see the README) in the environment"
         )
+
+# django-axes says every successful login at INFO: keep its warnings (lockouts) only.
+LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}
