@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench clean
+.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench load clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The web server and the task runner's worker (clocks, timeouts, emails) together; Ctrl-C
-# stops both.
+# `make run` is development: DEBUG on, the embedded secret key (production sets DJANGO_DEBUG=0).
+# It starts the web server and the task runner's worker (clocks, timeouts, emails) together;
+# Ctrl-C stops both.
+run: export DJANGO_DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	@$(PY) manage.py run_huey & worker=$$!; \
@@ -26,6 +28,7 @@ run: install
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Only the worker, or one sweep of the clocks, for a site whose web server runs elsewhere.
+worker sweep: export DJANGO_DEBUG ?= 1
 worker: install
 	$(PY) manage.py run_huey
 
@@ -41,7 +44,7 @@ fmt: install
 	$(VENV)/bin/ruff check --fix .
 
 test: install lint
-	$(PY) manage.py makemigrations --check --dry-run
+	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-browser
@@ -64,10 +67,20 @@ test-browser: install chromium
 simulate: install
 	$(PY) -m games.engine.simulate --games 500
 
+bench: export DJANGO_DEBUG ?= 1
 bench: install
 	$(PY) -m games.engine.bench
 	$(PY) manage.py bench_site
 	$(PY) manage.py bench_clocks
+
+# The load figures of issue 10, in one process on a throwaway SQLite file and the in-memory layer.
+LOAD_DB ?= /tmp/basilica-load-$(shell id -u).sqlite3
+load: export DJANGO_DEBUG ?= 1
+load: install
+	rm -f $(LOAD_DB)
+	env -u REDIS_URL DATABASE_URL=sqlite:///$(LOAD_DB) $(PY) manage.py migrate --noinput -v0
+	env -u REDIS_URL DATABASE_URL=sqlite:///$(LOAD_DB) $(PY) manage.py load_site $(LOAD_ARGS)
+	rm -f $(LOAD_DB)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

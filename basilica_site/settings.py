@@ -8,6 +8,7 @@ layer and a development secret. In production set ``DJANGO_DEBUG=0`` and ``SECRE
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -24,7 +25,8 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
+# Development only when asked for: `make run` and the tests set DJANGO_DEBUG=1.
+DEBUG = env_flag("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -226,3 +228,69 @@ LOGGING = {
         }
     },
 }
+
+# -- hardening for the open internet (issue 10) -----------------------------------------------
+
+INSTALLED_APPS += ["axes", "csp"]
+MIDDLEWARE += [
+    "csp.middleware.CSPMiddleware",
+    "games.middleware.htmx_caching",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before the password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Login: five wrong passwords in a row are answered as such; the sixth, for one user name or
+# from one address, locks logging in for a quarter of an hour, right password or not. The
+# address is the connection's (daphne --proxy-headers behind nginx, see the README).
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "6"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# Per address: (requests, seconds). See games.ratelimit.
+RATE_LIMITS = {
+    "signup": (20, 3600),
+    "password_reset": (5, 3600),
+    "create_game": (30, 3600),
+}
+
+# Game sockets one user may hold in one process: tabs and devices, not a script's thousands.
+WEBSOCKETS_PER_USER = int(os.environ.get("WEBSOCKETS_PER_USER", "8"))
+
+# Scripts, styles and sockets from this site only: no inline script or style, no eval.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+CSRF_COOKIE_HTTPONLY = True  # htmx sends the token from the page (hx-headers), not the cookie
+
+if not DEBUG:
+    # HTTPS only, behind a proxy that says which scheme the browser used (README: nginx).
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)
+    _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "HTTP_X_FORWARDED_PROTO")
+    SECURE_PROXY_SSL_HEADER = (_proxy_header, "https") if _proxy_header else None
+
+    # Mail must reach people (password resets, notifications): never the console in production.
+    if not EMAIL_BACKEND.endswith(".smtp.EmailBackend"):
+        raise ImproperlyConfigured(
+            "production needs an SMTP server: set EMAIL_URL or EMAIL_HOST (see the README)"
+        )
+
+# django-axes says every successful login at INFO: keep its warnings (lockouts) only.
+LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}

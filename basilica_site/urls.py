@@ -1,20 +1,34 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView, TemplateView
+from django.views.generic import TemplateView
 
-from games import accounts, views
+from games import accounts, converters, views  # noqa: F401 - converters registers <username:>
+from games.ratelimit import limited
+
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    # Resolved per request: at import, the static manifest may not exist yet (before collectstatic).
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path(
+        "accounts/password_reset/",
+        limited("password_reset")(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", include("games.urls")),
-    path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<username:username>/", views.profile, name="profile"),
     path("settings/", views.player_settings, name="settings"),
-    path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("rules/", views.rules, name="rules"),
-    path("rules/<str:edition>/", views.rules, name="rules-edition"),
+    path("rules/<edition:edition>/", views.rules, name="rules-edition"),
     path("admin/", admin.site.urls),
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", favicon),
 ]

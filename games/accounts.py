@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games.ratelimit import limited
+
 
 class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
@@ -15,6 +17,7 @@ class SignUpForm(UserCreationForm):
 
 
 @require_http_methods(["GET", "POST"])
+@limited("signup")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("games:lobby")

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import engine, services
+from games import converters, engine, services  # noqa: F401 - converters registers <game:>
 from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Vacation
 
 
@@ -126,7 +126,7 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         review = path(
-            "<int:pk>/review/",
+            "<game:pk>/review/",
             self.admin_site.admin_view(self.review_view),
             name="games_game_review",
         )

@@ -13,12 +13,11 @@ from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import notify, services
+from games import notify, pushes
 from games.live import group_name
 from games.models import Game
-from games.presenters import game_context
 
-PUSHED_PARTIALS = ("status", "market", "board", "log")
+POLICY_VIOLATION = 1008  # the close code for a client that breaks the protocol
 
 
 class GameConsumer(WebsocketConsumer):
@@ -32,6 +31,10 @@ class GameConsumer(WebsocketConsumer):
         if game is None or not game.can_watch(user):
             self.close()  # refused before accept: the handshake fails
             return
+        if not pushes.open_socket(user):
+            self.close()  # this user already holds as many sockets as anyone needs
+            return
+        self.counted = True
         self.game_id = game.pk
         self.seat = game.seat_of(user)
         self.group = group_name(game.pk)
@@ -45,6 +48,9 @@ class GameConsumer(WebsocketConsumer):
         self.send_presence()
 
     def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            self.counted = False
+            pushes.close_socket(self.scope["user"])
         if not hasattr(self, "group"):
             return
         if self.seat is not None:
@@ -53,21 +59,18 @@ class GameConsumer(WebsocketConsumer):
         async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
 
     def receive(self, text_data=None, bytes_data=None) -> None:
-        """Viewers only listen: moves are HTTP POSTs. Anything sent here is ignored."""
+        """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
+        client that does (a script, a flood) is closed at its first message."""
+        self.close(code=POLICY_VIOLATION)
 
     # -- events from the group ---------------------------------------------------------------
 
     def game_moved(self, event: dict) -> None:
         user = self.scope["user"]
-        game = Game.objects.select_related("seat0", "seat1").get(pk=self.game_id)
-        state = services.load_state(game)
-        context = game_context(game, state, user)
-        context.update(oob=True, csrf_token=self.scope.get("cookies", {}).get("csrftoken", ""))
-        html = "".join(
-            render_to_string(f"games/game.html#{name}", context) for name in PUSHED_PARTIALS
-        )
+        csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
+        html = pushes.render_push(self.game_id, user, self.seat, csrf_token)
         if self.seat is not None:
-            notify.seen(user, game.pk)  # watching: no "your turn" email for this move
+            notify.seen(user, self.game_id)  # watching: no "your turn" email for this move
             turns = {"turn_count": Game.objects.waiting_for(user).count(), "oob": True}
             html += render_to_string("base.html#turns", turns)
         self.send(text_data=html)

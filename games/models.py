@@ -34,6 +34,12 @@ class GameQuerySet(models.QuerySet):
     def open_seeks(self) -> GameQuerySet:
         return self.filter(status=Game.Status.OPEN, private=False)
 
+    def visible_to(self, user) -> GameQuerySet:
+        """Public games, and private ones to their players and the staff only."""
+        if user.is_staff:
+            return self
+        return self.filter(Q(private=False) | Q(seat0=user) | Q(seat1=user))
+
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
 

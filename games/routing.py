@@ -2,8 +2,9 @@
 
 from django.urls import path
 
+from games import converters  # noqa: F401 - registers the path converters
 from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
-    path("ws/games/<int:pk>/", GameConsumer.as_asgi()),
+    path("ws/games/<game:pk>/", GameConsumer.as_asgi()),
 ]

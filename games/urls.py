@@ -1,18 +1,18 @@
 from django.urls import path
 
-from games import views
+from games import converters, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("mine/", views.my_games, name="mine"),
-    path("invite/<str:token>/", views.invitation, name="invitation"),
-    path("<int:pk>/", views.detail, name="detail"),
-    path("<int:pk>/act/", views.act, name="act"),
-    path("<int:pk>/accept/", views.accept, name="accept"),
-    path("<int:pk>/cancel/", views.cancel, name="cancel"),
-    path("<int:pk>/resign/", views.resign, name="resign"),
-    path("<int:pk>/abort/", views.abort, name="abort"),
-    path("<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("invite/<token:token>/", views.invitation, name="invitation"),
+    path("<game:pk>/", views.detail, name="detail"),
+    path("<game:pk>/act/", views.act, name="act"),
+    path("<game:pk>/accept/", views.accept, name="accept"),
+    path("<game:pk>/cancel/", views.cancel, name="cancel"),
+    path("<game:pk>/resign/", views.resign, name="resign"),
+    path("<game:pk>/abort/", views.abort, name="abort"),
+    path("<game:pk>/rematch/", views.rematch, name="rematch"),
 ]

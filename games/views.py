@@ -24,6 +24,8 @@ from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
 from games.models import Game, Notification
 from games.presenters import game_context
+from games.ratelimit import limited
+from games.validation import MOVE_BODY_MAX, body_at_most
 
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
 
@@ -48,6 +50,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@limited("create_game")
 def create(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -61,7 +64,7 @@ def create(request: HttpRequest) -> HttpResponse:
 def accept(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if game.private and request.POST.get("token") != game.invite_token:
-        raise PermissionDenied("this game is a private invitation")
+        raise Http404("no such game")  # a private game does not exist for a stranger
     try:
         services.accept_game(game, request.user)
     except services.MoveRejected as error:
@@ -100,6 +103,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     if game.status == Game.Status.CANCELLED:
         raise Http404("this game was cancelled")
+    if game.private and game.seat_of(request.user) is None:
+        raise Http404("no such game")  # a private game does not exist for a stranger
     if request.htmx and request.GET.get("waiting"):
         # The waiting page polls: open the board as soon as someone has accepted.
         if game.status == Game.Status.OPEN:
@@ -137,6 +142,7 @@ def _render_game(request, game, status=200, error="", pick=None):
 
 @require_POST
 @login_required
+@body_at_most(MOVE_BODY_MAX)
 def act(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     if game.seat_of(request.user) is None:
@@ -202,6 +208,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(get_user_model(), username=username)
     games = (
         Game.objects.involving(person)
+        .visible_to(request.user)
         .filter(status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
         .select_related("seat0", "seat1")
         .order_by("-updated_at")

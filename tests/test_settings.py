@@ -17,7 +17,16 @@ PROBE = (
     "'static': s.STORAGES['staticfiles']['BACKEND'],"
     "'whitenoise': 'whitenoise.middleware.WhiteNoiseMiddleware' in s.MIDDLEWARE}))"
 )
-SITE_VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_DEBUG")
+SITE_VARIABLES = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DJANGO_DEBUG",
+    "EMAIL_HOST",
+    "EMAIL_URL",
+    "EMAIL_BACKEND",
+)
 
 
 def settings_with(**env: str) -> subprocess.CompletedProcess:
@@ -32,8 +41,8 @@ def settings_with(**env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_embedded_default_is_sqlite_and_the_in_memory_layer():
-    result = settings_with()
+def test_the_development_default_is_sqlite_and_the_in_memory_layer():
+    result = settings_with(DJANGO_DEBUG="1")
     facts = json.loads(result.stdout)
     assert facts["engine"] == "django.db.backends.sqlite3"
     assert facts["layer"] == "channels.layers.InMemoryChannelLayer"
@@ -47,6 +56,7 @@ def test_production_reads_the_database_redis_secret_and_hosts_from_the_environme
         ALLOWED_HOSTS="basilica.example,www.basilica.example",
         DATABASE_URL="postgres://player@db.internal:5432/basilica",
         REDIS_URL="redis://cache.internal:6379/0",
+        EMAIL_HOST="smtp.internal",
     )
     facts = json.loads(result.stdout)
     assert facts["engine"] == "django.db.backends.postgresql"
@@ -63,3 +73,15 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = settings_with(DJANGO_DEBUG="0")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_is_off_unless_asked_for_so_the_embedded_secret_never_serves():
+    result = settings_with()
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_to_start_with_mail_going_to_the_console():
+    result = settings_with(DJANGO_DEBUG="0", SECRET_KEY="from-the-environment")
+    assert result.returncode != 0
+    assert "production needs an SMTP server" in result.stderr

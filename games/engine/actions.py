@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from .state import WIDTH
 
 
 class IllegalAction(ValueError):
@@ -69,40 +70,64 @@ class Action:
 
     @classmethod
     def from_json(cls, data: object) -> Action:
-        """Read an action; anything that is not a well-formed action raises IllegalAction."""
-        if cls is Action and type(data) is dict:
-            # A replayed log reads the same few hundred actions over and over. The key holds
-            # the types too, as True == 1 and 1.0 == 1 would otherwise share a parse.
-            try:
-                key = (tuple(data.items()), tuple(map(type, data.values())))
-                known = _PARSED.get(key)
-            except TypeError:  # an unhashable value: certainly no well-formed action
-                key = known = None
-            if known is not None:
-                return known
-            action = _parse(cls, data)
-            if key is not None and len(_PARSED) < _PARSED_MAX:
-                _PARSED[key] = action
-            return action
-        return _parse(cls, data)
+        """Read an action sent from outside; anything that is not a well-formed action, with
+        every field within the game's bounds, raises IllegalAction. Nothing is remembered."""
+        return _parse(cls, data, shared=False)
+
+    @classmethod
+    def from_log(cls, data: object) -> Action:
+        """Read an action of a stored log (checked when it was written), remembering the parse.
+
+        A replayed log reads the same few hundred actions over and over. Only stored actions
+        are remembered, so nothing posted from outside can fill the memory.
+        """
+        if cls is not Action or type(data) is not dict:
+            return _parse(cls, data, shared=False)
+        # The key holds the types too, as True == 1 and 1.0 == 1 would otherwise share a parse.
+        try:
+            key = (tuple(data.items()), tuple(map(type, data.values())))
+            known = _PARSED.get(key)
+        except TypeError:  # an unhashable value: certainly no well-formed action
+            return _parse(cls, data, shared=False)
+        if known is not None:
+            return known
+        action = _parse(cls, data, shared=True)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = action
+        return action
 
     def __str__(self) -> str:
         return describe(self)
 
 
+# The bounds of every field: no box holds this many tiles, so no cathedral is this high either.
+MAX_TILES = 1024
+_BOUNDS = {
+    "tile": MAX_TILES,
+    "col": WIDTH,
+    "row": MAX_TILES,
+    "to_col": WIDTH,
+    "to_row": MAX_TILES,
+}
+_TEXTS = {"rank": frozenset(RANK_NAMES), "color": frozenset(COLOR_NAMES)}
+
+# A remembered action is a few hundred bytes at most, as every field is bounded (a whole
+# validated action with every field set: about 1.7 KB with its key): at most about 10 MB.
 _PARSED: dict[tuple, Action] = {}
-_PARSED_MAX = 1 << 16
+_PARSED_MAX = 6_000
 
 
-def _parse(cls: type[Action], data: object) -> Action:
+def _parse(cls: type[Action], data: object, shared: bool) -> Action:
     if not isinstance(data, dict):
         raise IllegalAction("an action is a JSON object")
     kind = data.get("type")
-    if kind not in KINDS:
-        raise IllegalAction(f"unknown action type {kind!r}")
+    if type(kind) is not str or kind not in KINDS:
+        raise IllegalAction(f"unknown action type {repr(kind)[:40]}")
     unknown = set(data) - {"type", *_FIELDS}
     if unknown:
-        raise IllegalAction(f"unexpected fields in action: {', '.join(sorted(map(str, unknown)))}")
+        names = sorted(str(name)[:20] for name in unknown)[:8]
+        raise IllegalAction(f"unexpected fields in action: {', '.join(names)}")
     values = []
     for name in _FIELDS:
         value = data.get(name)
@@ -110,10 +135,17 @@ def _parse(cls: type[Action], data: object) -> Action:
             if name in _INT_FIELDS:
                 if type(value) is not int:
                     raise IllegalAction(f"{name} must be a whole number")
+                if not 0 <= value < _BOUNDS[name]:
+                    raise IllegalAction(f"{name} is off the board")
             elif type(value) is not str:
                 raise IllegalAction(f"{name} must be text")
+            elif value not in _TEXTS[name]:
+                raise IllegalAction(f"no such {name}")
         values.append(value)
-    return make(kind, *values) if cls is Action else cls(kind, *values)
+    if cls is not Action:
+        return cls(kind, *values)
+    # Shared instances only for stored logs: posted actions must not fill ``make``'s memo.
+    return make(kind, *values) if shared else Action(kind, *values)
 
 
 # Actions are immutable values, so ``legal_actions`` hands out shared instances instead of

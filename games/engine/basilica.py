@@ -67,7 +67,7 @@ def replay(
     state = new_game(options, seed)
     for action in actions:
         if not isinstance(action, Action):
-            action = Action.from_json(action)
+            action = Action.from_log(action)
         if check and not is_legal(state, action):
             raise IllegalAction(f"action {len(state.history) + 1}: {why_illegal(state, action)}")
         perform(state, action)

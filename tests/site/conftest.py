@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
+from django.http import HttpRequest
 from django.test import Client
 from factories import PASSWORD
 
@@ -21,7 +23,16 @@ def fresh_state_cache():
     services.forget_cached_states()
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    # The cache outlives a test: one test's sign-ups must not count against the next one's.
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def client_for(user) -> Client:
+    # Logged in as the login page would (django-axes checks every password against a request).
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
     return client

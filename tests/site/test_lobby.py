@@ -100,9 +100,9 @@ def test_a_private_invitation_is_not_in_the_lobby():
 def test_a_private_invitation_cannot_be_accepted_without_its_token():
     game = open_game(private=True)
     client = client_for(make_user())
-    assert client.post(reverse("games:accept", args=[game.pk])).status_code == 403
+    assert client.post(reverse("games:accept", args=[game.pk])).status_code == 404
     wrong = {"token": "guess"}
-    assert client.post(reverse("games:accept", args=[game.pk]), wrong).status_code == 403
+    assert client.post(reverse("games:accept", args=[game.pk]), wrong).status_code == 404
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
 

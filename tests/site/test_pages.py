@@ -54,7 +54,7 @@ def test_a_spectator_watches_a_public_game_without_choices():
 
 def test_a_stranger_may_not_watch_a_private_game():
     game = started_game(private=True)
-    assert client_for(make_user()).get(game.get_absolute_url()).status_code == 403
+    assert client_for(make_user()).get(game.get_absolute_url()).status_code == 404
 
 
 def test_picking_a_vault_offers_the_cells_it_may_go_to():

@@ -1,0 +1,234 @@
+"""`manage.py load_site`: the load figures of issue 10, each a ratio or a percentile measured in
+this run, beside its target. Everything runs in this one process, on the configured database
+(`make load` points it at a throwaway SQLite file) and channel layer; nothing leaves 127.0.0.1.
+
+- a move's cost does not grow with the game: POST latency late in an expansion game ÷ early;
+- move → opponent's push p99 with many games being played at once;
+- move → the last of 100 spectators' push p99;
+- resident memory over many moves across many games stays flat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import resource
+import statistics
+import time
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from django.test import Client
+
+from games import engine, services
+from games.models import Game
+
+PASSWORD = "a long enough password 1"
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def resident_mb() -> float:
+    gc.collect()
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def new_game(name: str, expansion: bool = False) -> Game:
+    ann = User.objects.create_user(f"{name}-a", password=PASSWORD)
+    bob = User.objects.create_user(f"{name}-b", password=PASSWORD)
+    settings = services.GameSettings(edition="2022", expansion=expansion, first="me")
+    game = services.accept_game(services.create_game(ann, settings), bob)
+    return Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+
+
+def any_move(game: Game, rng: random.Random) -> tuple[User, dict]:
+    """Who decides now, and a legal action: a kind at random, then one of it (orders get played)."""
+    state = services.load_state(game)
+    actions = engine.legal_actions(state)
+    kind = rng.choice(sorted({a.kind for a in actions}))
+    action = rng.choice([a for a in actions if a.kind == kind])
+    return game.player(state.to_decide), action.to_json()
+
+
+def cookie_for(user: User) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}; csrftoken=load".encode()
+
+
+def socket(game: Game, cookie: bytes) -> WebsocketCommunicator:
+    from basilica_site.asgi import application
+
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
+    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+
+
+async def push_of(communicator: WebsocketCommunicator, seq: int) -> None:
+    """Wait for the push that carries ``seq`` (notices and older pushes are skipped)."""
+    mark = f'data-seq="{seq}"'
+    while True:
+        message = await communicator.receive_from(timeout=30)
+        if not message.startswith("{") and mark in message:
+            return
+
+
+class Command(BaseCommand):
+    help = "The load figures of issue 10, in this process (make load uses a throwaway database)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--live-games", type=int, default=200)
+        parser.add_argument("--spectators", type=int, default=100)
+        parser.add_argument("--memory-games", type=int, default=500)
+        parser.add_argument("--memory-moves", type=int, default=10_000)
+
+    def handle(self, *args, **options):
+        from django.conf import settings
+
+        settings.DEBUG = False  # DEBUG would log every query: production does not
+        self.say("machine", machine())
+        self.move_cost_growth()
+        asyncio.run(self.live_games(options["live_games"]))
+        asyncio.run(self.spectators(options["spectators"]))
+        self.memory(options["memory_games"], options["memory_moves"])
+
+    def say(self, name: str, text: str) -> None:
+        self.stdout.write(f"{name:34} {text}")
+        self.stdout.flush()
+
+    # -- a move's cost along a long game ---------------------------------------------------------
+
+    def move_cost_growth(self, window: int = 10) -> None:
+        """HTMX POST latency at actions 5-15 and at the last actions of a 120+ action game."""
+        early, late = [], []
+        for round_ in range(6):
+            game = new_game(f"growth{round_}", expansion=True)
+            clients = {}
+            for user in (game.seat0, game.seat1):
+                clients[user.pk] = Client()
+                clients[user.pk].force_login(user)
+            rng, times = random.Random(round_), []
+            while game.status == Game.Status.ACTIVE:
+                user, action = any_move(game, rng)
+                form = {"action": json.dumps(action), "seq": game.seq}
+                start = time.perf_counter()
+                response = clients[user.pk].post(
+                    f"/games/{game.pk}/act/", form, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live"
+                )
+                times.append(time.perf_counter() - start)
+                assert response.status_code == 200, response.status_code
+                game.refresh_from_db()
+            if len(times) >= 120 + window:
+                early += times[5 : 5 + window]
+                late += times[-window:]
+        ratio = statistics.median(late) / statistics.median(early)
+        self.say(
+            "move POST late ÷ early",
+            f"{ratio:.2f} (target ≤ 1.2; early median {statistics.median(early) * 1000:.1f} ms, "
+            f"late {statistics.median(late) * 1000:.1f} ms, {len(late) // window} games of 130+)",
+        )
+
+    # -- pushes ------------------------------------------------------------------------------
+
+    async def live_games(self, count: int, moves_each: int = 5) -> None:
+        """Move → opponent's push, with ``count`` games being played at once.
+
+        Players think 2 to 6 seconds between moves (about ``count`` / 4 moves a second in all);
+        without it, every game would move at the same instant and the figure would measure the
+        queue of one burst instead of a site in play.
+        """
+        games = [await database_sync_to_async(new_game)(f"live{i}") for i in range(count)]
+        sockets = {}
+        for game in games:
+            for user in (game.seat0, game.seat1):
+                communicator = socket(game, await database_sync_to_async(cookie_for)(user))
+                assert (await communicator.connect())[0]
+                sockets[(game.pk, user.pk)] = communicator
+        latencies: list[float] = []
+
+        async def play(game: Game, rng: random.Random) -> None:
+            for _ in range(moves_each):
+                await asyncio.sleep(rng.uniform(2, 6))
+                user, action = await database_sync_to_async(any_move)(game, rng)
+                opponent = game.seat1 if user.pk == game.seat0_id else game.seat0
+                start = time.perf_counter()
+                game = await database_sync_to_async(services.submit_action)(
+                    game, user, action, game.seq
+                )
+                await push_of(sockets[(game.pk, opponent.pk)], game.seq)
+                latencies.append(time.perf_counter() - start)
+
+        await asyncio.gather(*(play(g, random.Random(g.pk)) for g in games))
+        for communicator in sockets.values():
+            await communicator.disconnect()
+        self.say(
+            f"move → push, {count} games at once",
+            f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms (target < 50 ms; median "
+            f"{statistics.median(latencies) * 1000:.0f} ms, {len(latencies)} moves)",
+        )
+
+    async def spectators(self, count: int, moves: int = 40) -> None:
+        """Move → the push reaching the last of ``count`` spectators of one game."""
+        game = await database_sync_to_async(new_game)("watched")
+        watchers = []
+        for i in range(count):
+            user = await database_sync_to_async(User.objects.create_user)(f"watcher{i}")
+            communicator = socket(game, await database_sync_to_async(cookie_for)(user))
+            assert (await communicator.connect())[0]
+            watchers.append(communicator)
+        rng, latencies = random.Random(1), []
+        for _ in range(moves):
+            user, action = await database_sync_to_async(any_move)(game, rng)
+            start = time.perf_counter()
+            game = await database_sync_to_async(services.submit_action)(
+                game, user, action, game.seq
+            )
+            await asyncio.gather(*(push_of(w, game.seq) for w in watchers))
+            latencies.append(time.perf_counter() - start)
+        for communicator in watchers:
+            await communicator.disconnect()
+        self.say(
+            f"move → last of {count} spectators",
+            f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms (target < 150 ms; median "
+            f"{statistics.median(latencies) * 1000:.0f} ms, {moves} moves)",
+        )
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def memory(self, game_count: int, moves: int) -> None:
+        """Resident memory after 20% of ``moves`` (warm) and at the end, round-robin over games."""
+        games = [new_game(f"memory{i}") for i in range(game_count)]
+        rng, played, warm = random.Random(3), 0, None
+        while played < moves:
+            for i, game in enumerate(games):
+                if game.status != Game.Status.ACTIVE:
+                    games[i] = game = new_game(f"memory{game_count + played}")
+                user, action = any_move(game, rng)
+                games[i] = services.submit_action(game, user, action, game.seq)
+                played += 1
+                if played == moves // 5:
+                    warm = resident_mb()
+                if played >= moves:
+                    break
+        end = resident_mb()
+        self.say(
+            f"memory over {moves} moves",
+            f"{end / warm:.2f} of the warm figure (target 0.9-1.1; {warm:.0f} MB after {moves // 5} moves, "
+            f"{end:.0f} MB after {moves}, {game_count} games at a time)",
+        )
+
+
+def machine() -> str:
+    import os
+    import platform
+
+    with open("/proc/meminfo") as meminfo:
+        total = int(meminfo.readline().split()[1]) / 2**20
+    return f"{os.cpu_count()} cores, {total:.0f} GiB, Python {platform.python_version()}"

@@ -1,0 +1,84 @@
+"""A private game is the business of its two players (and the staff): a stranger finds it
+nowhere, not in the lobby, a profile, a list, a page or an answer that differs from no game."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import client_for
+from django.test import Client
+from django.urls import reverse
+from factories import finished_game, make_staff, make_user, open_game, started_game
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def private_games():
+    alice, bob = make_user("alice"), make_user("bob")
+    return {
+        "alice": alice,
+        "bob": bob,
+        "waiting": open_game(alice, private=True),
+        "running": started_game(alice, bob, private=True),
+        "finished": finished_game(alice, bob, winners=[0], scores=[40, 30]),
+        "public": started_game(alice, bob),
+    }
+
+
+def mentions(text: str, game) -> bool:
+    return f"/games/{game.pk}/" in text or f"Game {game.pk}" in text
+
+
+def test_a_stranger_cannot_find_a_private_game_anywhere(private_games):
+    alice, bob = private_games["alice"], private_games["bob"]
+    Game.objects.filter(pk=private_games["finished"].pk).update(private=True)
+    hidden = [private_games[k] for k in ("waiting", "running", "finished")]
+    stranger = client_for(make_user("carol"))
+    pages = [
+        reverse("games:lobby"),
+        reverse("games:mine"),
+        reverse("profile", args=[alice.username]),
+        reverse("profile", args=[bob.username]),
+        reverse("home"),
+    ]
+    for url in pages:
+        text = stranger.get(url).text
+        assert not any(mentions(text, game) for game in hidden), url
+    assert mentions(stranger.get(reverse("profile", args=["alice"])).text, private_games["public"])
+    nowhere = stranger.get("/games/999999/")
+    for game in hidden:
+        for url in (game.get_absolute_url(), f"{game.get_absolute_url()}?partial=board"):
+            response = stranger.get(url, HTTP_HX_REQUEST="true")
+            assert response.status_code == nowhere.status_code == 404
+        assert stranger.post(reverse("games:accept", args=[game.pk])).status_code == 404
+        assert stranger.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 302
+
+
+def test_a_profile_counts_only_the_results_a_stranger_may_see(private_games):
+    Game.objects.filter(pk=private_games["finished"].pk).update(private=True)
+    profile = reverse("profile", args=["alice"])
+    assert "0 won · 0 lost" in client_for(make_user("carol")).get(profile).text
+    assert "1 won · 0 lost" in client_for(private_games["alice"]).get(profile).text
+    assert (
+        "0 won · 1 lost"
+        in client_for(private_games["bob"]).get(reverse("profile", args=["bob"])).text
+    )
+
+
+def test_the_players_and_the_staff_still_see_a_private_game(private_games):
+    running = private_games["running"]
+    for user in (private_games["alice"], private_games["bob"]):
+        profile = client_for(user).get(reverse("profile", args=["alice"])).text
+        assert mentions(profile, running)
+        assert client_for(user).get(running.get_absolute_url()).status_code == 200
+    referee = client_for(make_staff())
+    assert mentions(referee.get(reverse("profile", args=["alice"])).text, running)
+    assert referee.get(reverse("admin:games_game_change", args=[running.pk])).status_code == 200
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in_before_any_game(private_games):
+    response = Client().get(reverse("profile", args=["alice"]))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
