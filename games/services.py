@@ -309,18 +309,30 @@ def enforce_clock(game: Game, now=None) -> Game:
     return game
 
 
-def resign(game: Game, user) -> Game:
+def _ended_by_player(game: Game, user, doing: str, termination: str, refusal) -> Game:
+    """End a locked game by a player's own choice, unless ``refusal(game, seat)`` says why not.
+    A clock that ran out first ends the game on time, committed before the player is told."""
     with transaction.atomic():
         game = _lock(game)
         seat = game.seat_of(user)
         if seat is None:
-            raise NotAllowed("only the two players of this game can resign it")
-        if _flag_if_out_of_time(game, timezone.now()):
-            raise StaleMove(ending_words(game))
-        if game.status != Game.Status.ACTIVE:
-            raise StaleMove("this game is already over")
-        _end(game, "resignation", seat)
+            raise NotAllowed(f"only the two players of this game can {doing} it")
+        flagged = _flag_if_out_of_time(game, timezone.now())
+        if not flagged:
+            reason = refusal(game, seat)
+            if reason:
+                raise StaleMove(reason)
+            _end(game, termination, seat)
+    if flagged:
+        raise StaleMove(ending_words(game))
     return game
+
+
+def resign(game: Game, user) -> Game:
+    def refusal(game: Game, seat: int) -> str:
+        return "" if game.status == Game.Status.ACTIVE else "this game is already over"
+
+    return _ended_by_player(game, user, "resign", "resignation", refusal)
 
 
 def can_abort(game: Game, seat: int | None) -> bool:
@@ -329,17 +341,12 @@ def can_abort(game: Game, seat: int | None) -> bool:
 
 
 def abort(game: Game, user) -> Game:
-    with transaction.atomic():
-        game = _lock(game)
-        seat = game.seat_of(user)
-        if seat is None:
-            raise NotAllowed("only the two players of this game can abort it")
-        if _flag_if_out_of_time(game, timezone.now()):
-            raise StaleMove(ending_words(game))
-        if not can_abort(game, seat):
-            raise StaleMove("a game can be aborted only before your own first move")
-        _end(game, "aborted", seat)
-    return game
+    def refusal(game: Game, seat: int) -> str:
+        if can_abort(game, seat):
+            return ""
+        return "a game can be aborted only before your own first move"
+
+    return _ended_by_player(game, user, "abort", "aborted", refusal)
 
 
 # -- rematch ------------------------------------------------------------------------------------

@@ -340,6 +340,17 @@ def test_a_player_may_resign_though_it_is_not_their_turn(ann, bob):
     assert fresh(game).result_for(ann) == "won"
 
 
+def test_resigning_after_ones_clock_ran_out_ends_the_game_on_time_for_good(calendar, ann, bob):
+    game = decide(started_game(ann, bob, time_control="1d"))  # ann has moved, and still decides
+    calendar.shift(DAY + MINUTE)
+
+    with pytest.raises(services.StaleMove, match="ann ran out of time: bob wins"):
+        services.resign(game, ann)
+
+    game = fresh(game)
+    assert (game.status, game.termination, game.winners) == (Game.Status.FINISHED, "timeout", [1])
+
+
 def test_a_game_over_cannot_be_resigned_again(ann, bob):
     game = decide(started_game(ann, bob, time_control="3d"))
     services.resign(game, ann)
