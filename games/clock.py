@@ -97,6 +97,10 @@ class TimeControl:
             )
         return "No clock: a friendly game that never times out."
 
+    def show(self, left: timedelta | None) -> str:
+        """Time left as this control's clock shows it: in words, or to the second if live."""
+        return digits(left) if self.live else words(left)
+
     @property
     def per_decision(self) -> timedelta:
         """The time one decision may take at the most, with a full clock."""

@@ -208,7 +208,7 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         facts.update(
             game=game.pk,
             opponent=opponent.username if opponent else "your opponent",
-            left=clock.words(left) if game.clock_control.correspondence else clock.digits(left),
+            left=game.clock_control.show(left),
         )
         # The subject names the game by number; the body's templates get the game itself.
         context.update(facts)
@@ -233,7 +233,7 @@ def _digest_row(game: Game, user) -> dict:
     return {
         "game": game,
         "opponent": opponent.username if opponent else "?",
-        "left": clock.words(left) if game.clock_control.correspondence else clock.digits(left),
+        "left": game.clock_control.show(left),
         "url": absolute(game.get_absolute_url()),
     }
 

@@ -3,7 +3,7 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from games import clock, engine, services, timing, vacation
+from games import engine, services, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
@@ -103,7 +103,7 @@ def clocks(game: Game) -> list[dict]:
                 "running": reading.running == seat and game.status == Game.Status.ACTIVE,
                 "paused": reading.running == seat and reading.paused,
                 "live": control.live,
-                "text": clock.digits(left) if control.live else clock.words(left),
+                "text": control.show(left),
                 "vacation_until": away,
             }
         )

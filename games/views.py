@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import clock, notify, services, timing, vacation
+from games import notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
@@ -193,9 +193,7 @@ def _my_game_row(game: Game, user) -> dict:
         reading = timing.read(game)
         if reading.running is not None:
             left = reading.remaining[reading.running]
-            row["time_left"] = (
-                clock.words(left) if game.clock_control.correspondence else clock.digits(left)
-            )
+            row["time_left"] = game.clock_control.show(left)
     else:
         row["group"] = "open" if game.status == Game.Status.OPEN else "over"
     row["your_move"] = row["group"] == "yours"
