@@ -66,6 +66,7 @@ class Choices:
     tiles: dict[int, Choice] = field(default_factory=dict)
     cells: dict[str, Choice] = field(default_factory=dict)
     buttons: list[Choice] = field(default_factory=list)
+    confirming: Action | None = None  # a whole action picked, waiting for "Confirm"
 
     @property
     def any(self) -> bool:
@@ -99,10 +100,19 @@ def label(token: str) -> str:
     }.get(token, token)
 
 
-def offer(legal: list[Action], picked: tuple[str, ...]) -> Choices:
-    """The next clicks after ``picked``; an unknown pick falls back to a fresh start."""
+def offer(legal: list[Action], picked: tuple[str, ...], confirm: bool = False) -> Choices:
+    """The next clicks after ``picked``; an unknown pick falls back to a fresh start.
+
+    With ``confirm``, the last click of an action only picks it too, and the page then offers
+    one button that sends it: a player looks at the move before it is made.
+    """
     paths = [(steps(a), a) for a in legal]
     depth = len(picked)
+    if confirm and picked:
+        done = next((a for p, a in paths if p == picked), None)
+        if done is not None:
+            send = Choice("confirm", "Confirm this move", done, SEPARATOR.join(picked))
+            return Choices(picked=picked, buttons=[send], confirming=done)
     matching = [(p, a) for p, a in paths if p[:depth] == picked and len(p) > depth]
     if picked and not matching:
         return offer(legal, ())
@@ -112,7 +122,7 @@ def offer(legal: list[Action], picked: tuple[str, ...]) -> Choices:
     choices = Choices(picked=picked)
     for token, options in nexts.items():
         complete = [a for p, a in options if len(p) == depth + 1]
-        action = complete[0] if len(options) == 1 and complete else None
+        action = complete[0] if len(options) == 1 and complete and not confirm else None
         choice = Choice(token, label(token), action, SEPARATOR.join((*picked, token)))
         kind, _, value = token.partition(":")
         if kind == "tile":

@@ -67,3 +67,10 @@ class NotificationSettingsForm(forms.ModelForm):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=60, initial=3, label="Days of vacation")
+
+
+class PlaySettingsForm(forms.ModelForm):
+    class Meta:
+        model = PlayerSettings
+        fields = ["confirm_moves", "sound"]
+        widgets = {"confirm_moves": forms.RadioSelect}

@@ -198,7 +198,12 @@ class Action(models.Model):
 
 
 class PlayerSettings(models.Model):
-    """A player's choices of notification, and their vacation allowance."""
+    """A player's choices of notification and of play, and their vacation allowance."""
+
+    class Confirm(models.TextChoices):
+        CORRESPONDENCE = "correspondence", "In correspondence and untimed games, not in live ones"
+        ALWAYS = "always", "In every game"
+        NEVER = "never", "Never: a move is sent at its last click"
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
@@ -210,6 +215,13 @@ class PlayerSettings(models.Model):
     email_daily_digest = models.BooleanField(
         "A daily digest of the games waiting for me", default=False
     )
+    confirm_moves = models.CharField(
+        "Look at each move before sending it",
+        max_length=16,
+        choices=Confirm.choices,
+        default=Confirm.CORRESPONDENCE,
+    )
+    sound = models.BooleanField("A short sound when it becomes my turn", default=False)
     vacation_days = models.PositiveSmallIntegerField(
         default=0, help_text="whole days of vacation left to spend"
     )
@@ -219,6 +231,19 @@ class PlayerSettings(models.Model):
 
     class Meta:
         verbose_name_plural = "player settings"
+
+    @classmethod
+    def of(cls, user) -> PlayerSettings:
+        """The player's settings as stored, or the defaults (nothing is written)."""
+        if user is None or not user.is_authenticated:
+            return cls()
+        return cls.objects.filter(user=user).first() or cls(user=user)
+
+    def confirms(self, live: bool) -> bool:
+        """Whether a move in a game (live or not) waits for a "Confirm" click."""
+        if self.confirm_moves == self.Confirm.ALWAYS:
+            return True
+        return self.confirm_moves == self.Confirm.CORRESPONDENCE and not live
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

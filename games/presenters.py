@@ -7,7 +7,7 @@ from games import engine, services, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
-from games.models import Game
+from games.models import Game, PlayerSettings
 
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
@@ -47,9 +47,13 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
     seat = game.seat_of(user)
     seen = engine.view(state, seat)
     names = seat_names(game)
+    prefs = PlayerSettings.of(user) if seat is not None else PlayerSettings()
     choices = Choices()
     if seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat:
-        choices = offer(engine.legal_actions(state), parse_pick(pick))
+        confirm = prefs.confirms(live=game.clock_control.live)
+        choices = offer(engine.legal_actions(state), parse_pick(pick), confirm=confirm)
+    before = services.load_run_start(game, state)
+    changed = last_move(engine.view(before, seat), seen, names)
     ending = services.ending_words(game) if game.termination in services.ENDINGS else ""
     seat_clocks = clocks(game)
     return {
@@ -58,12 +62,15 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "seat": seat,
         "names": names,
         "choices": choices,
-        "rows": cathedral_rows(seen, choices),
-        "market": market_columns(seen, choices),
-        "players": player_panels(seen, names, seat, seat_clocks),
+        "rows": cathedral_rows(seen, choices, changed),
+        "market": market_columns(seen, choices, changed),
+        "players": player_panels(seen, names, seat, seat_clocks, changed),
+        "last_move": changed,
+        "your_turn": bool(choices.any),
+        "sound": prefs.sound,
         "track": king_track(seen),
         "prompt": prompt(seen, seat),
-        "hint": pick_hint(seen, choices),
+        "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
         "preview": preview(seen),
         "log": ([{"who": "", "text": ending, "event": True}] if ending else [])
@@ -140,35 +147,111 @@ def _cell_label(cell: dict) -> str:
     return ", ".join(parts)
 
 
-def cathedral_rows(seen: dict, choices: Choices) -> list[list[dict]]:
+PLAYER_NUMBERS = ("score", "coins", "builders", "promotion_tokens", "in_cathedral")
+
+
+def last_move(before: dict, seen: dict, names: list[str]) -> dict:
+    """What the last player to act changed since the other one last acted, as ``viewer`` sees
+    it: both views are the engine's views for the same viewer, so nothing hidden shows through.
+
+    ``cells`` and ``slots`` are marked on the board and market until the next move; after a
+    scoring (which slides the whole cathedral down) only the scoring itself is shown.
+    """
+    log = seen["log"]
+    if not log:
+        return {}
+    first = len(before["log"]) + 1
+    run = log[first - 1 :]
+    scored = any(e["kind"] == "scoring" and e["seq"] >= first for e in seen["events"])
+    cells: set[str] = set()
+    if not scored:
+        old = {(c["col"], c["row"]): c for c in before["cathedral"]}
+        new = {(c["col"], c["row"]): c for c in seen["cathedral"]}
+        cells = {
+            f"{col},{row}"
+            for col, row in old.keys() | new.keys()
+            if old.get((col, row)) != new.get((col, row))
+        }
+    slots = {
+        (side, i)
+        for side in ("orders", "vaults")
+        for i, (was, now) in enumerate(zip(before["market"][side], seen["market"][side]))
+        if (was or {}).get("id") != (now or {}).get("id")
+    }
+    numbers = [
+        {k for k in PLAYER_NUMBERS if before["players"][p][k] != seen["players"][p][k]}
+        for p in (0, 1)
+    ]
+    player = run[-1]["player"]
+    return {
+        "player": player,
+        "who": names[player] if player is not None else "",
+        "first_seq": first,
+        "seq": seen["seq"],
+        "text": move_words(run, names),
+        "cells": cells,
+        "slots": slots,
+        "numbers": numbers,
+        "scored": scored,
+    }
+
+
+def move_words(run: list[dict], names: list[str]) -> str:
+    """One sentence for a run of actions."""
+    who = names[run[-1]["player"]] if run[-1]["player"] is not None else ""
+    return f"{who}: " + ", then ".join(entry["text"] for entry in run) + "."
+
+
+def _cell_classes(cell: dict | None, **marks: bool) -> str:
+    classes = ["cell"]
+    if cell:
+        colors = cell["colors"]
+        if cell["scaffold"]:
+            classes.append("scaffold")
+        else:
+            classes.append(f"c{colors}")
+            if len(colors) > 1:
+                classes.append("wild")
+    else:
+        classes.append("void")
+    classes.extend(name for name, on in marks.items() if on)
+    return " ".join(classes)
+
+
+def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[list[dict]]:
     """Rows of the cathedral, the far end first and row 0 (against the board) last."""
     cells = {(c["col"], c["row"]): c for c in seen["cathedral"]}
     targets = {tuple(int(x) for x in key.split(",")): ch for key, ch in choices.cells.items()}
     top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
     picked = set(choices.picked_cells)
-    last = tuple(seen["last_vault"]) if seen["last_vault"] else None
+    new = (changed or {}).get("cells", set())
     rows = []
     for row in range(top, -1, -1):
         line = []
         for col in range(WIDTH):
+            key = f"{col},{row}"
             cell = cells.get((col, row))
+            choice = targets.get((col, row))
             line.append(
                 {
                     "col": col,
                     "row": row,
+                    "key": key,
                     "cell": cell,
+                    "classes": _cell_classes(
+                        cell, target=choice is not None, picked=key in picked, changed=key in new
+                    ),
                     "label": _cell_label(cell) if cell else "empty",
-                    "choice": targets.get((col, row)),
-                    "picked": f"{col},{row}" in picked,
-                    "last": (col, row) == last,
-                    "jester": seen["jester_picks"].get(f"{col},{row}"),
+                    "choice": choice,
+                    "jester": seen["jester_picks"].get(key),
                 }
             )
         rows.append(line)
     return rows
 
 
-def market_columns(seen: dict, choices: Choices) -> list[dict]:
+def market_columns(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
+    slots = (changed or {}).get("slots", set())
     columns = []
     for slot in range(3):
         order = seen["market"]["orders"][slot]
@@ -178,8 +261,12 @@ def market_columns(seen: dict, choices: Choices) -> list[dict]:
                 "order": order,
                 "order_name": ORDER_NAMES[order["order"]] if order else "",
                 "order_choice": choices.tiles.get(order["id"]) if order else None,
+                "order_changed": ("orders", slot) in slots,
+                "order_tip": tile_tip(order, seen, "order") if order else "",
                 "vault": vault,
                 "vault_choice": choices.tiles.get(vault["id"]) if vault else None,
+                "vault_changed": ("vaults", slot) in slots,
+                "vault_tip": tile_tip(vault, seen, "vault") if vault else "",
                 "order_picked": bool(order) and choices.picked_tile == order["id"],
                 "vault_picked": bool(vault) and choices.picked_tile == vault["id"],
             }
@@ -187,11 +274,35 @@ def market_columns(seen: dict, choices: Choices) -> list[dict]:
     return columns
 
 
+def tile_tip(tile: dict, seen: dict, side: str) -> str:
+    """The tooltip of a market tile: what taking it does."""
+    colors = "/".join(COLOR_NAMES[c] for c in tile["colors"])
+    monarch = seen["monarch"]
+    crown = f", crowned (placing it moves the {monarch} one space)" if tile["crown"] else ""
+    if side == "vault":
+        return (
+            f"A {colors} vault{crown}. Taking it costs one action: place it on a highlighted cell."
+        )
+    paid = (
+        " A paid order: your opponent may then pay you a coin to do it too." if tile["paid"] else ""
+    )
+    return (
+        f"{ORDER_NAMES[tile['order']]}: taking it costs one action.{paid} Its other side is a "
+        f"{colors} vault{crown}: it slides down as that vault when the vault below is taken."
+    )
+
+
 def player_panels(
-    seen: dict, names: list[str], seat: int | None, seat_clocks: list[dict]
+    seen: dict,
+    names: list[str],
+    seat: int | None,
+    seat_clocks: list[dict],
+    changed: dict | None = None,
 ) -> list[dict]:
+    numbers = (changed or {}).get("numbers", [set(), set()])
     return [
         {
+            "changed": numbers[p],
             "seat": p,
             "clock": seat_clocks[p],
             "name": names[p],
@@ -279,6 +390,12 @@ def pick_hint(seen: dict, choices: Choices) -> str:
         return ""
     side, tile = found
     return PICK_HINTS["vault" if side == "vaults" else tile["order"]]
+
+
+def confirm_hint(state: engine.State, choices: Choices) -> str:
+    if choices.confirming is None:
+        return ""
+    return f"Your move: {engine.describe_action(state, choices.confirming)}. Send it?"
 
 
 def picked_words(seen: dict, choices: Choices) -> list[str]:

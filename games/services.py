@@ -153,6 +153,42 @@ def _remember(game_id: int, seq: int, state: engine.State) -> None:
 def forget_cached_states() -> None:
     with _cache_lock:
         _cache.clear()
+        _run_starts.clear()
+
+
+# The state at the start of the last run of one player's actions: what "the last move" changed
+# is the difference between its view and the current one. Kept by (game, seq of that start).
+_run_starts: OrderedDict[int, tuple[int, engine.State]] = OrderedDict()
+
+
+def last_run_start(state: engine.State) -> int:
+    """How many actions came before the trailing run of actions by one player (0 if none)."""
+    history = state.history
+    start = len(history)
+    while start > 0 and history[start - 1]["player"] == history[-1]["player"]:
+        start -= 1
+    return start
+
+
+def load_run_start(game: Game, state: engine.State) -> engine.State:
+    """The state just before the last player's trailing run of actions began."""
+    start = last_run_start(state)
+    with _cache_lock:
+        hit = _run_starts.get(game.pk)
+        if hit and hit[0] == start:
+            _run_starts.move_to_end(game.pk)
+            return hit[1]
+    before = replay_game(game, upto=start)
+    _remember_run_start(game.pk, start, before)
+    return before
+
+
+def _remember_run_start(game_id: int, start: int, state: engine.State) -> None:
+    with _cache_lock:
+        _run_starts[game_id] = (start, state)
+        _run_starts.move_to_end(game_id)
+        while len(_run_starts) > _CACHE_SIZE:
+            _run_starts.popitem(last=False)
 
 
 # -- the one door for a move ------------------------------------------------------------------
@@ -213,6 +249,9 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
+    if last_run_start(following) == len(state.history):  # this action begins a new run
+        before = state
+        transaction.on_commit(lambda: _remember_run_start(game.pk, len(before.history), before))
     transaction.on_commit(lambda: _after_change(game, previous_decider=seat, state=following))
 
 

@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
-from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
+from games.forms import NewGameForm, NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.models import Game, Notification
 from games.presenters import game_context
 from games.ratelimit import limited
@@ -295,6 +295,7 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 def player_settings(request: HttpRequest) -> HttpResponse:
     row = vacation.settings_for(request.user)
     form = NotificationSettingsForm(instance=row)
+    play = PlaySettingsForm(instance=row)
     leave = VacationForm()
     if request.method == "POST":
         what = request.POST.get("what")
@@ -303,6 +304,12 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             if form.is_valid():
                 form.save()
                 messages.info(request, "Your notification settings are saved.")
+                return redirect("settings")
+        elif what == "play":
+            play = PlaySettingsForm(request.POST, instance=row)
+            if play.is_valid():
+                play.save()
+                messages.info(request, "Your settings of play are saved.")
                 return redirect("settings")
         elif what == "vacation":
             leave = VacationForm(request.POST)
@@ -325,13 +332,14 @@ def player_settings(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     context = {
         "form": form,
+        "play": play,
         "leave": leave,
         "allowance": vacation.settings_for(request.user).vacation_days,
         "settings_start": settings.VACATION_START_DAYS,
         "on_vacation": vacation.current(request.user),
         "recent": request.user.notifications.select_related("game")[:20],
     }
-    status = 400 if form.errors or leave.errors else 200
+    status = 400 if form.errors or play.errors or leave.errors else 200
     return render(request, "games/settings.html", context, status=status)
 
 

@@ -62,7 +62,7 @@ CLICKABLES = """
   key: el.dataset.tile ?? el.dataset.cell ?? el.dataset.token,
   order: el.querySelector(".order-name")?.textContent.trim() ?? "",
   paid: !!el.querySelector(".coin"),
-  crowned: !!el.querySelector(".crown"),
+  crowned: el.matches(".vault") && !!el.querySelector(".crown"),
   posts: el.tagName === "BUTTON",
 }))
 """

@@ -58,7 +58,7 @@ def test_a_stranger_may_not_watch_a_private_game():
 
 
 def test_picking_a_vault_offers_the_cells_it_may_go_to():
-    game = started_game()
+    game = started_game(time_control="5+3")  # live: a move goes at its last click
     state = services.load_state(game)
     tile = state.market_vaults[0]
     colors = "/".join(state.tiles[tile].colors)
@@ -69,6 +69,32 @@ def test_picking_a_vault_offers_the_cells_it_may_go_to():
     # A vault's first placement completes the action: each starting slot is a move form.
     assert response.text.count('name="action"') == 5
     assert f"{{&quot;type&quot;: &quot;vault&quot;, &quot;tile&quot;: {tile}" in response.text
+
+
+def test_a_correspondence_move_waits_for_its_confirmation():
+    game = started_game(time_control="3d")
+    state = services.load_state(game)
+    tile = state.market_vaults[0]
+    colors = "/".join(state.tiles[tile].colors)
+    player = client_for(game.seat0)
+    page = player.get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX).text
+    assert 'name="action"' not in page  # the cells only pick: nothing is sent yet
+    assert page.count('class="cell void target"') == 5
+    page = player.get(f"{game.get_absolute_url()}?pick=tile:{tile}/at:2,0", **HTMX).text
+    assert f"Your move: place {colors} vault at c2r0. Send it?" in page
+    assert page.count('name="action"') == 1
+    assert "Confirm this move" in page
+    assert 'data-cell="2,0"' in page and "cell void picked" in page
+
+
+def test_a_player_who_wants_no_confirmation_sends_at_the_last_click():
+    game = started_game(time_control="3d")
+    player = client_for(game.seat0)
+    player.post(reverse("settings"), {"what": "play", "confirm_moves": "never"})
+    tile = services.load_state(game).market_vaults[0]
+    page = player.get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX).text
+    assert page.count('name="action"') == 5
+    assert "Confirm this move" not in page
 
 
 def test_a_pick_that_matches_no_legal_action_starts_over():
