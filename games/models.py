@@ -232,6 +232,9 @@ class PlayerSettings(models.Model):
     class Meta:
         verbose_name_plural = "player settings"
 
+    def __str__(self) -> str:
+        return f"settings of {self.user}"
+
     @classmethod
     def of(cls, user) -> PlayerSettings:
         """The player's settings as stored, or the defaults (nothing is written)."""
@@ -244,9 +247,6 @@ class PlayerSettings(models.Model):
         if self.confirm_moves == self.Confirm.ALWAYS:
             return True
         return self.confirm_moves == self.Confirm.CORRESPONDENCE and not live
-
-    def __str__(self) -> str:
-        return f"settings of {self.user}"
 
     def wants(self, kind: str) -> bool:
         return getattr(self, f"email_{kind}")

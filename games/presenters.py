@@ -175,7 +175,9 @@ def last_move(before: dict, seen: dict, names: list[str]) -> dict:
     slots = {
         (side, i)
         for side in ("orders", "vaults")
-        for i, (was, now) in enumerate(zip(before["market"][side], seen["market"][side]))
+        for i, (was, now) in enumerate(
+            zip(before["market"][side], seen["market"][side], strict=True)
+        )
         if (was or {}).get("id") != (now or {}).get("id")
     }
     numbers = [

@@ -84,7 +84,7 @@ def test_a_correspondence_move_waits_for_its_confirmation():
     assert f"Your move: place {colors} vault at c2r0. Send it?" in page
     assert page.count('name="action"') == 1
     assert "Confirm this move" in page
-    assert 'data-cell="2,0"' in page and "cell void picked" in page
+    assert 'class="cell void picked" data-cell="2,0"' in page
 
 
 def test_a_player_who_wants_no_confirmation_sends_at_the_last_click():
