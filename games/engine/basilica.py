@@ -164,18 +164,77 @@ def _public_events(state: State) -> list[dict]:
     return [dict(e) for e in state.events]
 
 
+HIDDEN_PICK = "choose a Jester colour (hidden until the scoring)"
+
+
 def _log(state: State, player: int | None) -> list[dict]:
+    """The log as ``player`` may read it, one entry an action.
+
+    Each entry has ``seq``, ``player``, ``text``; ``action``, the action's JSON (without the
+    colour of a Jester pick this viewer may not see yet); ``tile``, the face of the market tile
+    it took (vault and order actions; those were face up) or None; ``turn`` and ``active``, the
+    turn it belongs to and whose turn that was. A ``builder`` entry adds ``cell``, the vault it
+    went on; ``pay`` and ``decline`` add ``order``, the paid order answered; ``disaster`` adds
+    ``discarded``, the face of the vault it discarded. Each entry is a new dict; the ``action``
+    and faces in it are shared between views and must not be changed.
+    """
     last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
     entries = []
-    tiles = state.tiles
-    for seq, entry in enumerate(state.history, start=1):
-        action = entry["action"]
-        if action["type"] == "jester" and seq > last_scoring and entry["player"] != player:
-            text = "choose a Jester colour (hidden until the scoring)"
-        else:
-            text = _text(action, tiles)
-        entries.append({"seq": seq, "player": entry["player"], "text": text})
+    for index, entry in enumerate(state.history):
+        hidden = (
+            entry["action"]["type"] == "jester"
+            and index >= last_scoring
+            and entry["player"] != player
+        )
+        known = _SHOWN.get((id(entry), hidden))
+        if known is None or known[0] is not entry:
+            if len(_SHOWN) >= _SHOWN_MAX:
+                _SHOWN.clear()
+            shown = _shown(state, index, hidden)
+            known = _SHOWN[(id(entry), hidden)] = (entry, shown)
+        entries.append(dict(known[1]))
     return entries
+
+
+# Log entries as shown, by history entry and by whether its Jester colour is hidden: a view
+# redraws the whole log on every page, and a state shares the entries of the state it came from.
+# The entry is kept alive here, so that its id is not reused; an entry never moves in its log.
+_SHOWN: dict[tuple[int, bool], tuple[dict, dict]] = {}
+_SHOWN_MAX = 20_000  # about 600 bytes each
+
+
+def _shown(state: State, index: int, hidden: bool) -> dict:
+    entry = state.history[index]
+    action = entry["action"]
+    kind = action["type"]
+    tiles = state.tiles
+    if hidden:
+        text = HIDDEN_PICK
+        public = {"type": kind, "col": action["col"], "row": action["row"]}
+    else:
+        text = _text(action, tiles)
+        public = dict(action)
+    turn = entry["turn"]
+    tile = action.get("tile")
+    shown = {
+        "seq": index + 1,
+        "player": entry["player"],
+        "text": text,
+        "action": public,
+        "tile": None if tile is None else tiles[tile].to_json(),
+        "turn": turn,
+        "active": (state.options.first_player + turn - 1) % 2,
+    }
+    # What the action alone does not say, read from the action before it: a builder goes on
+    # the vault just placed, and a paid order is answered right after it is executed.
+    previous = state.history[index - 1]["action"] if index else {}
+    if kind == "builder":
+        shown["cell"] = [previous["col"], previous["row"]]
+    elif kind in ("pay", "decline"):
+        shown["order"] = previous["type"]
+    elif kind == "disaster":
+        shown["discarded"] = tiles[entry["discarded"]].to_json()
+    return shown
 
 
 _TEXTS: dict[tuple, str] = {}  # log lines by action (and vault colours): views redraw the log

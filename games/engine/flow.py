@@ -7,7 +7,7 @@ import random
 
 from .cathedral import any_vault_placeable, view_cells
 from .components import JESTER
-from .scoring import score_cathedral
+from .scoring import ScoreReport, score_cathedral
 from .state import Outcome, State
 
 
@@ -117,11 +117,19 @@ def begin_scoring(state: State) -> None:
 
 
 def resolve_scoring(state: State) -> None:
-    report = score_cathedral(view_cells(state), state.jester_picks)
+    cells = view_cells(state)
+    report = score_cathedral(cells, state.jester_picks)
     for player in (0, 1):
         state.players[player].score += report.points[player]
     state.scorings += 1
-    _event(state, "scoring", number=state.scorings, jesters=state.jester_picks, **report.to_json())
+    _event(
+        state,
+        "scoring",
+        number=state.scorings,
+        jesters=state.jester_picks,
+        cathedral=cells,  # as it was scored: the clean-up changes it at once
+        **_explained(report, cells),
+    )
     state.jester_picks = {}
     if exhausted(state):
         finish(state, "exhaustion")
@@ -130,6 +138,16 @@ def resolve_scoring(state: State) -> None:
     else:
         clean_up(state)
         end_turn(state)
+
+
+def _explained(report: ScoreReport, cells: list[dict]) -> dict:
+    """The report as the scoring event keeps it, each area also saying how many of its
+    stained-glass windows stand on an altar (worth 4, not 2), so that its value can be told."""
+    on_altar = {(c["col"], c["row"]) for c in cells if c["glass"] and c["altar"]}
+    data = report.to_json()
+    for area in data["areas"]:
+        area["altar_glass"] = sum(1 for col, row in area["cells"] if (col, row) in on_altar)
+    return data
 
 
 def clean_up(state: State) -> None:

@@ -205,7 +205,8 @@ _FOLLOW_UPS = {
 def perform(state: State, action: Action) -> None:
     """Apply a legal action to ``state`` in place."""
     player = state.to_decide
-    state.history.append({"player": player, "action": action.to_json()})
+    # The turn is kept beside the action for the log, which groups actions by turn.
+    state.history.append({"player": player, "action": action.to_json(), "turn": state.turn})
     kind = action.kind
     if kind == "vault":
         _place_vault(state, action)
@@ -325,6 +326,8 @@ def _order_scaffold(state: State, action: Action, player: int) -> None:
 def _order_disaster(state: State, action: Action, player: int) -> None:
     cell = state.cells.pop(action.at)
     state.discard.append(cell.tile)
+    # The log names the vault discarded, which the cathedral no longer shows.
+    state.history[-1]["discarded"] = cell.tile
 
 
 def _order_altar(state: State, action: Action, player: int) -> None:
