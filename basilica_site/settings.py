@@ -253,7 +253,7 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # Per address: (requests, seconds). See games.ratelimit.
 RATE_LIMITS = {
-    "signup": (20, 3600),
+    "signup": (int(os.environ.get("SIGNUPS_PER_HOUR", "20")), 3600),
     "password_reset": (5, 3600),
     "create_game": (30, 3600),
 }

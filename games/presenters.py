@@ -3,7 +3,7 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from games import engine, services, timing, vacation
+from games import engine, services, story, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
@@ -73,8 +73,9 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
         "preview": preview(seen),
-        "log": ([{"who": "", "text": ending, "event": True}] if ending else [])
-        + log_lines(seen, names),
+        "ending": ending,
+        "turns": story.log_turns(seen, names),
+        "scorings": [story.scoring_breakdown(seen, n, names) for n in story.scoring_numbers(seen)],
         "result": ending_line(game, seat, ending) if ending else result_line(seen, names, seat),
         "lost": seat is not None and game.over and game.result_for(game.player(seat)) == "lost",
         "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
@@ -190,18 +191,12 @@ def last_move(before: dict, seen: dict, names: list[str]) -> dict:
         "who": names[player] if player is not None else "",
         "first_seq": first,
         "seq": seen["seq"],
-        "text": move_words(run, names),
+        "text": story.move_summary(run, names),
         "cells": cells,
         "slots": slots,
         "numbers": numbers,
         "scored": scored,
     }
-
-
-def move_words(run: list[dict], names: list[str]) -> str:
-    """One sentence for a run of actions."""
-    who = names[run[-1]["player"]] if run[-1]["player"] is not None else ""
-    return f"{who}: " + ", then ".join(entry["text"] for entry in run) + "."
 
 
 def _cell_classes(cell: dict | None, **marks: bool) -> str:
@@ -427,39 +422,6 @@ def preview(seen: dict) -> dict:
         if final:
             return {"title": "Final scoring", "points": final["points"], "areas": final["areas"]}
     return {"title": "If scored now", **engine.score_cathedral(seen["cathedral"]).to_json()}
-
-
-def log_lines(seen: dict, names: list[str]) -> list[dict]:
-    lines = [
-        {
-            "seq": e["seq"],
-            "who": names[e["player"]] if e["player"] is not None else "",
-            "text": e["text"],
-        }
-        for e in seen["log"]
-    ]
-    for event in seen["events"]:
-        text = event_text(event, names)
-        if text:
-            lines.append({"seq": event["seq"], "who": "", "text": text, "event": True})
-    lines.sort(key=lambda line: (line["seq"], "event" in line))
-    return lines[::-1]
-
-
-def event_text(event: dict, names: list[str]) -> str:
-    kind = event["kind"]
-    if kind == "refresh":
-        return "No vault on offer could be placed: the three were discarded and three drawn."
-    if kind == "reshuffle":
-        return f"The stack ran out: the discard pile ({event['tiles']} tiles) was shuffled into a new stack."
-    if kind == "exhaustion":
-        return "The stack ran out a second time: the game ends with a final scoring."
-    if kind == "scoring":
-        points = event["points"]
-        return f"Scoring {event['number']}: {names[0]} +{points[0]}, {names[1]} +{points[1]}."
-    if kind == "end":
-        return "The game is over."
-    return ""
 
 
 def result_line(seen: dict, names: list[str], seat: int | None) -> str:

@@ -106,15 +106,196 @@
   setInterval(tick, 1000);
 })();
 
+// The game page at the keyboard: arrow keys move among the highlighted targets, Enter chooses
+// (they are buttons and links), Escape takes back a half-made move; after a swap the focus comes
+// back to the board instead of falling to the top of the page.
+(function () {
+  "use strict";
+  const game = document.getElementById("game");
+  if (!game) return;
+  const TARGETS = "#play .cell.target, #play .tile.choosable, #play .prompt .choice";
+
+  function targets() {
+    return Array.from(document.querySelectorAll(TARGETS));
+  }
+  function centre(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+  // The nearest target in the arrow's direction, the straight line weighing more than the side.
+  function next(from, key) {
+    const a = centre(from);
+    let best = null, bestScore = Infinity;
+    targets().forEach(function (el) {
+      if (el === from) return;
+      const b = centre(el), dx = b.x - a.x, dy = b.y - a.y;
+      const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
+      const across = key === "ArrowLeft" || key === "ArrowRight" ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 1) return;
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = el; }
+    });
+    return best;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "Escape") {
+      const back = document.querySelector("#play .start-over");
+      if (back) { event.preventDefault(); back.click(); }
+      return;
+    }
+    if (!/^Arrow/.test(event.key)) return;
+    const all = targets();
+    if (!all.length) return;
+    const here = document.activeElement;
+    if (here && /^(INPUT|TEXTAREA|SELECT)$/.test(here.tagName)) return;
+    event.preventDefault();
+    const to = all.indexOf(here) >= 0 ? next(here, event.key) : all[0];
+    if (to) to.focus();
+  });
+
+  // Where the focus was before a swap, so that it can come back to the same place or the board.
+  let hadFocus = null;
+  document.body.addEventListener("htmx:beforeRequest", function () {
+    const el = document.activeElement;
+    hadFocus = el && game.contains(el) ? { cell: el.dataset.cell, tile: el.dataset.tile, token: el.dataset.token } : null;
+  });
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    if (!hadFocus || !event.detail.elt || !/^(play|live)$/.test(event.detail.elt.id || "")) return;
+    const f = hadFocus;
+    hadFocus = null;
+    const same = (f.cell && document.querySelector('#play [data-cell="' + f.cell + '"].target'))
+      || (f.tile && document.querySelector('#play [data-tile="' + f.tile + '"].choosable'));
+    const first = targets()[0];
+    const fallback = document.querySelector("#board .cathedral");
+    const to = same || first || fallback;
+    if (to) {
+      if (to === fallback) to.setAttribute("tabindex", "-1");
+      to.focus({ preventScroll: true });
+    }
+  });
+
+  // A log entry names cells: pointing at it (or focusing it) lights them on the board.
+  function light(entry, on) {
+    const cells = (entry.dataset.cells || "").split(" ").filter(Boolean);
+    cells.forEach(function (key) {
+      const cell = document.querySelector('#board [data-cell="' + key + '"]');
+      if (cell) cell.classList.toggle("hovered", on);
+    });
+  }
+  ["mouseover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      const entry = event.target.closest && event.target.closest("[data-cells]");
+      if (entry) light(entry, true);
+    });
+  });
+  ["mouseout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      const entry = event.target.closest && event.target.closest("[data-cells]");
+      if (entry) light(entry, false);
+    });
+  });
+
+  // A click that cannot reach the server says so; htmx leaves the page as it was.
+  const trouble = document.getElementById("net-error");
+  function warn(text) {
+    if (!trouble) return;
+    trouble.textContent = text;
+    trouble.hidden = false;
+  }
+  document.body.addEventListener("htmx:sendError", function () {
+    warn("The server could not be reached: nothing was sent and the page is as it was. Try again when the connection is back.");
+  });
+  document.body.addEventListener("htmx:responseError", function (event) {
+    const code = event.detail.xhr ? event.detail.xhr.status : 0;
+    warn("The server answered with an error (" + code + "): nothing changed on this page. Try again, or reload it.");
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (trouble && event.detail.successful) trouble.hidden = true;
+  });
+
+  // When the opponent's move makes it your turn: a short sound, if you asked for one.
+  let wasYours = (document.getElementById("status") || {}).dataset.yours === "1";
+  function chime() {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (!Audio) return;
+    const ctx = new Audio(), tone = ctx.createOscillator(), gain = ctx.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    tone.connect(gain).connect(ctx.destination);
+    tone.start();
+    tone.stop(ctx.currentTime + 0.4);
+  }
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    const yours = (document.getElementById("status") || {}).dataset.yours === "1";
+    if (yours && !wasYours && game.dataset.sound === "1") {
+      try { chime(); } catch (e) { /* a browser that will not play before a click */ }
+    }
+    wasYours = yours;
+  });
+  document.body.addEventListener("htmx:afterSettle", function () {
+    wasYours = (document.getElementById("status") || {}).dataset.yours === "1";
+  });
+})();
+
+// The scoring moment: a scoring the viewer has not seen yet opens in an overlay, once per
+// browser; each scoring's line in the log opens it again. Without JavaScript the same
+// breakdown unfolds in the log.
+(function () {
+  "use strict";
+  const game = document.getElementById("game");
+  const overlay = document.getElementById("scoring-overlay");
+  if (!game || !overlay || typeof overlay.showModal !== "function") return;
+  const key = "basilica:scoring-shown:" + game.dataset.game;
+
+  function show(number) {
+    const source = document.querySelector('#scoring-' + number + ' .breakdown');
+    if (!source) return;
+    const body = overlay.querySelector(".overlay-body");
+    body.replaceChildren(source.cloneNode(true));
+    const title = body.querySelector(".breakdown-title");
+    if (title) title.id = "scoring-overlay-title";
+    if (!overlay.open) overlay.showModal();
+    overlay.querySelector(".close").focus();
+  }
+  function newest() {
+    const all = Array.from(document.querySelectorAll(".scoring-details[data-scoring]"));
+    return all.reduce(function (n, el) { return Math.max(n, parseInt(el.dataset.scoring, 10)); }, 0);
+  }
+  function announce() {
+    const n = newest();
+    let seen = 0;
+    try { seen = parseInt(localStorage.getItem(key) || "0", 10); } catch (e) { /* private mode */ }
+    if (n > seen) {
+      try { localStorage.setItem(key, String(n)); } catch (e) { /* private mode */ }
+      show(n);
+    }
+  }
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest(".show-scoring");
+    if (!link) return;
+    event.preventDefault();
+    show(link.dataset.scoring);
+  });
+  overlay.addEventListener("click", function (event) {
+    if (event.target === overlay) overlay.close();  // a click on the backdrop
+  });
+  document.body.addEventListener("htmx:afterSettle", announce);
+  document.body.addEventListener("htmx:wsAfterMessage", announce);
+  announce();
+})();
+
 // Every page: the tab title carries the count of games waiting for you, kept fresh by pushes.
 (function () {
   "use strict";
   function retitle() {
     const turns = document.getElementById("turns");
-    if (!turns) return;
-    const count = parseInt(turns.dataset.count || "0", 10);
-    const bare = document.title.replace(/^\(\d+\) /, "");
-    document.title = (count > 0 ? "(" + count + ") " : "") + bare;
+    const count = turns ? parseInt(turns.dataset.count || "0", 10) : 0;
+    const status = document.getElementById("status");
+    const yours = status && status.dataset.yours === "1";
+    const bare = document.title.replace(/^\(\d+\) /, "").replace(/^Your turn · /, "");
+    document.title = (count > 0 ? "(" + count + ") " : "") + (yours ? "Your turn · " : "") + bare;
   }
   document.body.addEventListener("htmx:afterSettle", retitle);
   document.body.addEventListener("htmx:wsAfterMessage", retitle);

@@ -171,6 +171,14 @@ def arrived(page: Page) -> None:
     page.evaluate("window.__sameDocument = 1")
 
 
+def close_scoring(page: Page) -> None:
+    """A scoring shows itself over the page; the player reads it and closes it."""
+    overlay = page.locator("#scoring-overlay[open]")
+    if overlay.count():
+        overlay.locator(".close").click()
+        expect(overlay).to_have_count(0)
+
+
 def seq_of(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-seq"))
 
@@ -208,6 +216,7 @@ class Table:
     def click(self, page: Page, option: Option) -> None:
         """Click ``option`` and wait for its swap; a completed action is checked everywhere."""
         before = seq_of(page)
+        close_scoring(page)
         page.evaluate("document.getElementById('play').dataset.stale = '1'")
         page.locator(option.selector).click()
         page.wait_for_function(

@@ -7,9 +7,10 @@ import json
 import pytest
 from conftest import client_for
 from django.urls import reverse
+from django.utils.html import escape
 from factories import first_legal, make_user, play_randomly, started_game
 
-from games import engine, services
+from games import engine, services, story
 from games.models import Action
 
 pytestmark = pytest.mark.django_db
@@ -35,12 +36,16 @@ def test_a_move_from_the_page_lands_and_the_browser_goes_back_to_the_board():
 def test_a_move_over_htmx_answers_with_the_live_region_its_form_swaps():
     game = started_game()
     action = first_legal(game)
-    described = engine.describe_action(services.load_state(game), engine.Action.from_json(action))
+    names = [game.seat0.username, game.seat1.username]
     response = post_move(client_for(game.seat0), game, action, 0, **FROM_A_MOVE_FORM)
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="live">')
     assert 'data-seq="1"' in response.text
-    assert described in response.text
+    game.refresh_from_db()
+    made = engine.view(services.load_state(game), 0)["log"][-1]
+    assert made["action"] == action
+    assert escape(story.entry_text(made, names)) in response.text  # in the log
+    assert escape(story.move_summary([made], names)) in response.text  # as the last move
 
 
 def test_the_opponent_is_refused_when_it_is_not_their_decision():

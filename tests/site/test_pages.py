@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.html import escape
 from factories import finished_game, make_user, open_game, play_randomly, started_game
 
-from games import services
+from games import services, story
 from games.engine import view
 from games.engine.components import ASSUMED
 from games.models import Game
@@ -118,11 +118,14 @@ def test_the_log_partial_tells_each_move_newest_first():
     response = client_for(game.seat1).get(f"{game.get_absolute_url()}?partial=log", **HTMX)
     log = response.text
     assert log.lstrip().startswith('<section id="log"')
-    moves = [escape(line["text"]) for line in view(services.load_state(game), 1)["log"]]
-    entries = re.findall(r"<li[^>]*>(.*?)</li>", log.split('class="entries"')[1])
+    names = ["alice", "bob"]
+    seen = view(services.load_state(game), 1)
+    moves = [escape(story.entry_text(entry, names)) for entry in seen["log"]]
+    entries = re.findall(r"<li[^>]*>(.*?)</li>", log.split('class="turns"')[1])
     assert len(entries) == len(moves) == 4
     newest_first = zip(entries, reversed(moves), strict=True)
     assert all(entry.endswith(text) for entry, text in newest_first)
+    assert "Turn 1 · alice" in log
 
 
 def test_the_finished_game_shows_the_result_banner_to_each_player():

@@ -182,4 +182,5 @@ def test_the_log_says_a_colour_was_chosen_without_naming_it(jester_scoring):
     game = jester_scoring
     chooser = game.player(services.load_state(game).to_decide)
     log = client_for(chooser).get(f"{game.get_absolute_url()}?partial=log", **HTMX).text
-    assert "choose a Jester colour (hidden until the scoring)" in log
+    assert "hose a colour for their Jester at" in log  # "Chose" in the log, "chose" in a summary
+    assert "(hidden until the scoring)" in log
