@@ -69,7 +69,7 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "your_turn": bool(choices.any),
         "sound": prefs.sound,
         "track": king_track(seen),
-        "prompt": prompt(seen, seat),
+        "prompt": prompt(seen, seat, picking=bool(choices.picked)),
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
         "preview": preview(seen),
@@ -352,14 +352,15 @@ def king_track(seen: dict) -> list[dict]:
     ]
 
 
-def prompt(seen: dict, seat: int | None) -> str:
+def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
     decision = seen["decision"]
     if decision is None or seat is None or seen["to_decide"] != seat:
         return ""
     kind = decision["kind"]
     if kind == "main":
         left = seen["actions_left"]
-        return PROMPTS["main"].format(actions_left=left, plural="" if left == 1 else "s")
+        text = PROMPTS["main"].format(actions_left=left, plural="" if left == 1 else "s")
+        return text.split(". ")[0] + "." if picking else text  # the hint says what comes next
     if kind == "paid":
         effect = PAID_EFFECTS[decision["order"]].format(
             rank=RANK_NAMES.get(decision.get("rank"), "")
