@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import notify, services, timing, vacation
+from games import diagrams, notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
@@ -235,6 +235,7 @@ def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
         "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
         "assumed": ASSUMED,
         "editions": list(EDITIONS),
+        **diagrams.rules_context(edition),
     }
     return render(request, "games/rules.html", context)
 
