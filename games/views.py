@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import diagrams, notify, services, timing, vacation
+from games import diagrams, errors, notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, VacationForm
@@ -207,7 +207,9 @@ def _my_game_row(game: Game, user) -> dict:
 @require_GET
 @login_required
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_object_or_404(get_user_model(), username=username)
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        return errors.not_found_page(request, f"No player called {username}.")
     games = (
         Game.objects.involving(person)
         .visible_to(request.user)
