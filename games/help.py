@@ -97,8 +97,9 @@ _PAID_DOES = {
 _RANK_DOES = {
     ARCHITECT: (
         "In an area with an Architect, of either player, the player with the majority scores "
-        "the area's tiles twice. Several Architects still double only once, and a badly placed "
-        "Architect doubles the opponent's points."
+        "the area's tiles twice (stained glass is added afterwards, not doubled). Several "
+        "Architects still double only once, and a badly placed Architect doubles the opponent's "
+        "points."
     ),
     MASON: (
         "Counts as two builders for the majority in its area, but as one builder when the "
