@@ -260,6 +260,9 @@ RATE_LIMITS = {
 
 # Game sockets one user may hold in one process: tabs and devices, not a script's thousands.
 WEBSOCKETS_PER_USER = int(os.environ.get("WEBSOCKETS_PER_USER", "8"))
+# Anonymous spectators' sockets from one address: a household or a classroom behind one router
+# watching a few games, not a script's thousands (a session costs a script nothing).
+WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "24"))
 
 # Scripts, styles and sockets from this site only: no inline script or style, no eval.
 CONTENT_SECURITY_POLICY = {

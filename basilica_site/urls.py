@@ -32,3 +32,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
 ]
+
+handler404 = "games.errors.not_found"

@@ -31,7 +31,9 @@ class GameConsumer(WebsocketConsumer):
         if game is None or not game.can_watch(user):
             self.close()  # refused before accept: the handshake fails
             return
-        if not pushes.open_socket(user):
+        # Anyone may watch a public game: a visitor who is not signed in is counted by address.
+        self.owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
+        if not pushes.open_socket(self.owner):
             self.close()  # this user already holds as many sockets as anyone needs
             return
         self.counted = True
@@ -50,7 +52,7 @@ class GameConsumer(WebsocketConsumer):
     def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             self.counted = False
-            pushes.close_socket(self.scope["user"])
+            pushes.close_socket(self.owner)
         if not hasattr(self, "group"):
             return
         if self.seat is not None:

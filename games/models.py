@@ -38,10 +38,16 @@ class GameQuerySet(models.QuerySet):
         """Public games, and private ones to their players and the staff only."""
         if user.is_staff:
             return self
+        if not user.is_authenticated:
+            return self.filter(private=False)
         return self.filter(Q(private=False) | Q(seat0=user) | Q(seat1=user))
 
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
+
+    def being_played(self) -> GameQuerySet:
+        """Public games in play, the last moved first: the list anyone may open to watch."""
+        return self.running().filter(private=False).order_by("-updated_at", "-pk")
 
     def waiting_for(self, user) -> GameQuerySet:
         """Running games in which ``user`` must decide now."""
@@ -152,8 +158,8 @@ class Game(models.Model):
         return None
 
     def can_watch(self, user) -> bool:
-        """Players always; any logged-in user for a public game once it has begun."""
-        if not user.is_authenticated or self.status == self.Status.CANCELLED:
+        """Players always; anyone, signed in or not, for a public game once it has begun."""
+        if self.status == self.Status.CANCELLED:
             return False
         if self.seat_of(user) is not None:
             return True

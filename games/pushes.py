@@ -52,19 +52,31 @@ def forget_rendered() -> None:
         _rendered.clear()
 
 
-# -- sockets per user --------------------------------------------------------------------------
+# -- sockets per user, or per address for anonymous spectators -------------------------------
 
-_open: dict[int, int] = {}
+_open: dict[tuple, int] = {}
 _open_lock = Lock()
 
 
-def open_socket(user) -> bool:
-    """Count a new socket of ``user``; False (and not counted) past the cap, in this process."""
+def socket_owner(user, address: str | None) -> tuple:
+    """Whom a socket counts against: a signed-in user, or an anonymous visitor's address (a
+    session is no limit: a script opens a new one with every socket)."""
+    if user.is_authenticated:
+        return ("user", user.pk)
+    return ("address", address or "")
+
+
+def _cap(owner: tuple) -> int:
+    return settings.WEBSOCKETS_PER_USER if owner[0] == "user" else settings.WEBSOCKETS_PER_ADDRESS
+
+
+def open_socket(owner: tuple) -> bool:
+    """Count a new socket of ``owner``; False (and not counted) past the cap, in this process."""
     with _open_lock:
-        count = _open.get(user.pk, 0)
-        if count >= settings.WEBSOCKETS_PER_USER:
+        count = _open.get(owner, 0)
+        if count >= _cap(owner):
             return False
-        _open[user.pk] = count + 1
+        _open[owner] = count + 1
         return True
 
 
@@ -73,10 +85,10 @@ def forget_sockets() -> None:
         _open.clear()
 
 
-def close_socket(user) -> None:
+def close_socket(owner: tuple) -> None:
     with _open_lock:
-        count = _open.get(user.pk, 0) - 1
+        count = _open.get(owner, 0) - 1
         if count > 0:
-            _open[user.pk] = count
+            _open[owner] = count
         else:
-            _open.pop(user.pk, None)
+            _open.pop(owner, None)

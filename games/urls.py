@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("mine/", views.my_games, name="mine"),
+    path("now/", views.now_playing, name="now"),
     path("invite/<token:token>/", views.invitation, name="invitation"),
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),

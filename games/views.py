@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import notify, services, timing, vacation
+from games import diagrams, errors, notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
 from games.engine.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, PlaySettingsForm, VacationForm
@@ -28,6 +29,8 @@ from games.ratelimit import limited
 from games.validation import MOVE_BODY_MAX, body_at_most
 
 PARTIALS = {"live", "play", "board", "market", "status", "log"}
+LOBBY_NOW = 8  # games being played now, on the lobby; the rest on their own page
+NOW_PER_PAGE = 30
 
 
 def _lobby_context(user, form: NewGameForm) -> dict:
@@ -36,6 +39,7 @@ def _lobby_context(user, form: NewGameForm) -> dict:
         "form": form,
         "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
+        "now": now_rows(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
     }
 
 
@@ -98,8 +102,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-@login_required
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page: its players, and anyone, signed in or not, watching a public game."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     if game.status == Game.Status.CANCELLED:
         raise Http404("this game was cancelled")
@@ -203,7 +207,9 @@ def _my_game_row(game: Game, user) -> dict:
 @require_GET
 @login_required
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_object_or_404(get_user_model(), username=username)
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        return errors.not_found_page(request, f"No player called {username}.")
     games = (
         Game.objects.involving(person)
         .visible_to(request.user)
@@ -223,6 +229,28 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+@require_GET
+def now_playing(request: HttpRequest) -> HttpResponse:
+    """Public games in play, the last moved first: anyone, signed in or not, may watch them."""
+    games = Game.objects.being_played().select_related("seat0", "seat1")
+    page = Paginator(games, NOW_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"page": page, "now": now_rows(page)}
+    if request.htmx:
+        return render(request, "games/now_playing.html#now", context)
+    return render(request, "games/now_playing.html", context)
+
+
+def now_rows(games) -> list[dict]:
+    """Each game with the player it waits for."""
+    return [
+        {
+            "game": game,
+            "deciding": game.player(game.to_decide) if game.to_decide is not None else None,
+        }
+        for game in games
+    ]
+
+
 @require_http_methods(["GET"])
 def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
     if edition not in EDITIONS:
@@ -235,6 +263,7 @@ def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
         "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
         "assumed": ASSUMED,
         "editions": list(EDITIONS),
+        **diagrams.rules_context(edition),
     }
     return render(request, "games/rules.html", context)
 

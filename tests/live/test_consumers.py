@@ -61,8 +61,8 @@ def first_move(game: Game) -> dict:
     return engine.legal_actions(state)[0].to_json()
 
 
-async def test_a_visitor_without_a_session_is_refused():
-    game = await database_sync_to_async(started_game)()
+async def test_a_visitor_without_a_session_may_not_watch_a_private_game():
+    game = await database_sync_to_async(started_game)(private=True)
     connected, _ = await socket(game.pk, None).connect()
     assert not connected
 

@@ -16,13 +16,12 @@ pytestmark = pytest.mark.django_db
 
 
 def game_pages(game: Game) -> list[tuple[str, str]]:
+    # Not the game page itself: anyone may watch a public game (tests/site/test_watching.py).
     return [
         ("get", reverse("games:lobby")),
         ("post", reverse("games:create")),
         ("get", reverse("games:mine")),
         ("get", reverse("games:invitation", args=[game.invite_token])),
-        ("get", reverse("games:detail", args=[game.pk])),
-        ("get", reverse("games:detail", args=[game.pk]) + "?partial=log"),
         ("post", reverse("games:act", args=[game.pk])),
         ("post", reverse("games:accept", args=[game.pk])),
         ("post", reverse("games:cancel", args=[game.pk])),

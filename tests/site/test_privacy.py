@@ -39,6 +39,7 @@ def test_a_stranger_cannot_find_a_private_game_anywhere(private_games):
     pages = [
         reverse("games:lobby"),
         reverse("games:mine"),
+        reverse("games:now"),
         reverse("profile", args=[alice.username]),
         reverse("profile", args=[bob.username]),
         reverse("home"),
@@ -78,7 +79,18 @@ def test_the_players_and_the_staff_still_see_a_private_game(private_games):
     assert referee.get(reverse("admin:games_game_change", args=[running.pk])).status_code == 200
 
 
-def test_an_anonymous_visitor_is_sent_to_log_in_before_any_game(private_games):
+def test_an_anonymous_visitor_is_sent_to_log_in_before_a_profile(private_games):
     response = Client().get(reverse("profile", args=["alice"]))
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
+
+
+def test_an_anonymous_visitor_finds_no_private_game_but_may_watch_a_public_one(private_games):
+    visitor = Client()
+    listed = visitor.get(reverse("games:now")).text
+    for key in ("waiting", "running"):
+        game = private_games[key]
+        assert not mentions(listed, game)
+        assert visitor.get(game.get_absolute_url()).status_code == 404
+    assert mentions(listed, private_games["public"])
+    assert visitor.get(private_games["public"].get_absolute_url()).status_code == 200

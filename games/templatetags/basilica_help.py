@@ -1,0 +1,44 @@
+"""The words of ``games.help`` for templates: tooltips and the legend.
+
+{% load basilica_help %}
+<button title="{% order_help tile.order view.edition view.expansion tile.paid %}">…
+{% symbol_legend view.edition view.expansion %}
+"""
+
+from __future__ import annotations
+
+from django import template
+
+from games import help as words
+
+register = template.Library()
+
+
+@register.simple_tag
+def order_help(order: str, edition: str = "2022", expansion: bool = False, paid=None) -> str:
+    return words.order_help(order, edition, bool(expansion), paid)
+
+
+@register.simple_tag
+def rank_help(rank: str, edition: str = "2022") -> str:
+    return words.rank_help(rank, edition)
+
+
+@register.simple_tag
+def vault_help(colors: str, crown: bool = False, edition: str = "2022") -> str:
+    return words.vault_help(colors, bool(crown), edition)
+
+
+@register.simple_tag
+def action_help(kind: str) -> str:
+    return words.action_help(kind)
+
+
+@register.simple_tag
+def track_caption(edition: str, crown_spaces) -> str:
+    return words.track_caption(edition, crown_spaces)
+
+
+@register.inclusion_tag("games/_legend.html")
+def symbol_legend(edition: str = "2022", expansion: bool = False, opened: bool = False) -> dict:
+    return {"legend": words.legend(edition, bool(expansion)), "opened": opened}
