@@ -3,7 +3,7 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from games import engine, services, story, timing, vacation
+from games import engine, help, services, story, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
 from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.state import WIDTH
@@ -69,6 +69,8 @@ def game_context(game: Game, state: engine.State, user, pick: str | None = None)
         "your_turn": bool(choices.any),
         "sound": prefs.sound,
         "track": king_track(seen),
+        "track_caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
+        "legend": help.legend(seen["edition"], seen["expansion"]),
         "prompt": prompt(seen, seat, picking=bool(choices.picked)),
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
@@ -272,21 +274,13 @@ def market_columns(seen: dict, choices: Choices, changed: dict | None = None) ->
 
 
 def tile_tip(tile: dict, seen: dict, side: str) -> str:
-    """The tooltip of a market tile: what taking it does."""
-    colors = "/".join(COLOR_NAMES[c] for c in tile["colors"])
-    monarch = seen["monarch"]
-    crown = f", crowned (placing it moves the {monarch} one space)" if tile["crown"] else ""
+    """The tooltip of a market tile: what taking it does (the words of games.help)."""
+    edition = seen["edition"]
+    vault = help.vault_help(tile["colors"], tile["crown"], edition)
     if side == "vault":
-        return (
-            f"A {colors} vault{crown}. Taking it costs one action: place it on a highlighted cell."
-        )
-    paid = (
-        " A paid order: your opponent may then pay you a coin to do it too." if tile["paid"] else ""
-    )
-    return (
-        f"{ORDER_NAMES[tile['order']]}: taking it costs one action.{paid} Its other side is a "
-        f"{colors} vault{crown}: it slides down as that vault when the vault below is taken."
-    )
+        return vault
+    does = help.order_help(tile["order"], edition, seen["expansion"], tile["paid"])
+    return f"{does} Its other side: {vault}"
 
 
 def player_panels(
