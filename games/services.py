@@ -41,6 +41,7 @@ class NotAllowed(MoveRejected):
 
 class StaleMove(MoveRejected):
     status = 409
+    PAGE = "the game has moved on since your page was drawn: here it is now"
 
 
 # -- creating and joining games ----------------------------------------------------------------
@@ -233,7 +234,7 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
     if game.status != Game.Status.ACTIVE:
         raise StaleMove(ending_words(game) if game.over else "this game is not in play")
     if expected_seq != game.seq:
-        raise StaleMove("the game has moved on since your page was drawn: here it is now")
+        raise StaleMove(StaleMove.PAGE)
     state = load_state(game)
     if state.to_decide != seat:
         raise NotAllowed("it is not your decision now")

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games import diagrams, errors, notify, services, timing, vacation
 from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
@@ -124,10 +124,17 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         game = services.enforce_clock(game)  # the worker may be down: the page checks too
     if game.seat_of(request.user) is not None:
         notify.seen(request.user, game.pk)
-    return _render_game(request, game, pick=request.GET.get("pick"))
+    pick = request.GET.get("pick")
+    if pick and request.htmx and request.GET.get("seq", str(game.seq)) != str(game.seq):
+        # A click on a page drawn before the last move: show the game as it is now, whole.
+        response = _render_game(
+            request, game, status=409, error=services.StaleMove.PAGE, partial="live"
+        )
+        return retarget(reswap(response, "outerHTML"), "#live")
+    return _render_game(request, game, pick=pick)
 
 
-def _render_game(request, game, status=200, error="", pick=None):
+def _render_game(request, game, status=200, error="", pick=None, partial=None):
     """The game page, or the region an HTMX request swaps; ``pick`` is the clicks so far."""
     state = services.load_state(game)
     context = game_context(game, state, request.user, pick)
@@ -135,7 +142,7 @@ def _render_game(request, game, status=200, error="", pick=None):
     if request.htmx:
         # Answer with the region the request will swap: a move form and the page's catch-up
         # replace the whole live region (log included), a pick link only the play area.
-        partial = request.GET.get("partial") or request.htmx.target
+        partial = partial or request.GET.get("partial") or request.htmx.target
         if partial not in PARTIALS:
             partial = "play"
         # The header's count of games waiting comes with the push, not here: a push may detach

@@ -154,26 +154,30 @@
     if (to) to.focus();
   });
 
-  // Where the focus was before a swap, so that it can come back to the same place or the board.
+  // Where the focus was before a swap (a click's answer or a push), so that it comes back to the
+  // same target, or to the board, instead of falling out of the game.
   let hadFocus = null;
-  document.body.addEventListener("htmx:beforeRequest", function () {
+  function remember() {
     const el = document.activeElement;
-    hadFocus = el && game.contains(el) ? { cell: el.dataset.cell, tile: el.dataset.tile, token: el.dataset.token } : null;
-  });
-  document.body.addEventListener("htmx:afterSettle", function (event) {
-    if (!hadFocus || !event.detail.elt || !/^(play|live)$/.test(event.detail.elt.id || "")) return;
+    hadFocus = el && game.contains(el) ? { cell: el.dataset.cell, tile: el.dataset.tile } : null;
+  }
+  function restore() {
+    if (!hadFocus) return;
     const f = hadFocus;
     hadFocus = null;
+    if (document.activeElement && document.activeElement !== document.body && game.contains(document.activeElement)) return;
     const same = (f.cell && document.querySelector('#play [data-cell="' + f.cell + '"].target'))
       || (f.tile && document.querySelector('#play [data-tile="' + f.tile + '"].choosable'));
-    const first = targets()[0];
     const fallback = document.querySelector("#board .cathedral");
-    const to = same || first || fallback;
-    if (to) {
-      if (to === fallback) to.setAttribute("tabindex", "-1");
-      to.focus({ preventScroll: true });
-    }
-  });
+    const to = same || targets()[0] || fallback;
+    if (!to) return;
+    if (to === fallback) to.setAttribute("tabindex", "-1");
+    to.focus({ preventScroll: true });
+  }
+  document.body.addEventListener("htmx:beforeRequest", remember);
+  document.body.addEventListener("htmx:wsBeforeMessage", function () { if (!hadFocus) remember(); });
+  document.body.addEventListener("htmx:afterSettle", restore);
+  document.body.addEventListener("htmx:wsAfterMessage", restore);
 
   // A log entry names cells: pointing at it (or focusing it) lights them on the board.
   function light(entry, on) {

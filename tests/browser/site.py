@@ -184,7 +184,7 @@ def seq_of(page: Page) -> int:
 
 
 def log_text(page: Page) -> str:
-    return page.locator("#log .entries").inner_text()
+    return page.locator("#log .turns").inner_text()
 
 
 @dataclass

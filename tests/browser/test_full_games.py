@@ -38,7 +38,7 @@ class Moments:
             self.take(page, "paid-offer-to-the-opponent")
         elif prompt.startswith(JESTER_PROMPT):
             self.take(page, "jester-colour-prompt")
-        elif "Scoring 1:" in log_text(page):
+        elif "Scoring 1 (the " in log_text(page):
             self.take(self.table.spectators[0], "spectator-after-the-first-scoring")
         if self.table.clicks > 20 and picking_a_cell(self.table):
             self.take(page, "cells-to-choose-from")
@@ -80,14 +80,14 @@ def play_watched_game(site, visitors, screenshots, scenario: str, edition: str, 
     assert re.match(r"(You won|You lost|A shared victory)", results[1])
     assert re.match(rf"({alice.name} won|{bob.name} won|A shared victory)", results[2])
     log = log_text(carol.page)
-    assert "Scoring 1:" in log
-    assert "The game is over." in log
+    assert "Scoring 1 (the " in log
+    assert "The game is over:" in log
 
     # A paid order was offered to the opponent of the one on turn, and answered by them.
     offers = table.prompts(PAID_OFFER)
     assert offers, "no paid order was offered in the whole game"
     assert all("waiting for the opponent's answer" in turns for *_, turns in offers)
-    assert re.search(r"(pay a coin for the paid order|decline the paid order)", log)
+    assert re.search(r"(Paid a coin for the paid|Declined the paid)", log)
     return table, (alice, bob, carol)
 
 
@@ -99,6 +99,6 @@ def test_a_whole_2022_game_with_a_jester(site, visitors, screenshots):
     table, _ = play_watched_game(site, visitors, screenshots, "game-2022", "2022", seed=2022)
     assert table.prompts(JESTER_PROMPT), "no Jester colour was asked for at a scoring"
     log = log_text(table.spectators[0])
-    assert re.search(r"(Promote|paid order) at c\d+r\d+ to Jester", log)
+    assert re.search(r"builder at c\d+r\d+ became a Jester", log)
     # Revealed at the scoring, so the spectator reads the colour too.
-    assert re.search(r"Jester at c\d+r\d+ becomes (yellow|blue|red|green)", log)
+    assert re.search(r"Chose (yellow|blue|red|green) for their Jester at c\d+r\d+", log)

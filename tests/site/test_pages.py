@@ -229,3 +229,19 @@ def test_the_2010_rules_mark_the_crown_spaces_assumed():
 
 def test_an_unknown_edition_has_no_rules():
     assert Client().get(reverse("rules-edition", args=["1999"])).status_code == 404
+
+
+def test_a_click_on_a_page_drawn_before_the_last_move_shows_the_game_now():
+    game = started_game(time_control="3d")
+    tile = services.load_state(game).market_vaults[0]
+    player = client_for(game.seat0)
+    link = f"{game.get_absolute_url()}?pick=tile:{tile}&seq=0"
+    assert player.get(link, **HTMX).status_code == 200  # drawn at seq 0, still seq 0
+    game = play_randomly(game, 1)
+    response = player.get(link, **HTMX)  # the same link, from the page drawn at seq 0
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#live"
+    assert response.text.lstrip().startswith('<div id="live">')
+    assert "the game has moved on since your page was drawn: here it is now" in response.text
+    assert 'data-seq="1"' in response.text
+    assert "Picked:" not in response.text
