@@ -142,6 +142,12 @@ def load_state(game: Game) -> engine.State:
     return state
 
 
+def _cached_state(game: Game) -> engine.State | None:
+    with _cache_lock:
+        hit = _cache.get(game.pk)
+    return hit[1] if hit and hit[0] == game.seq else None
+
+
 def _remember(game_id: int, seq: int, state: engine.State) -> None:
     with _cache_lock:
         _cache[game_id] = (seq, state)
@@ -153,6 +159,7 @@ def _remember(game_id: int, seq: int, state: engine.State) -> None:
 def forget_cached_states() -> None:
     with _cache_lock:
         _cache.clear()
+    timing.forget_decisions()
 
 
 # -- the one door for a move ------------------------------------------------------------------
@@ -337,7 +344,12 @@ def resign(game: Game, user) -> Game:
 
 def can_abort(game: Game, seat: int | None) -> bool:
     """A player may abort a game in play until they have made their own first move."""
-    return seat is not None and game.status == Game.Status.ACTIVE and not _has_moved(game, seat)
+    if seat is None or game.status != Game.Status.ACTIVE:
+        return False
+    state = _cached_state(game)  # every page asks: the state drawn is at hand, mostly
+    if state is None:
+        return not _has_moved(game, seat)
+    return not any(entry["player"] == seat for entry in state.history)
 
 
 def abort(game: Game, user) -> Game:

@@ -173,9 +173,26 @@ def _log(state: State, player: int | None) -> list[dict]:
         if action["type"] == "jester" and seq > last_scoring and entry["player"] != player:
             text = "choose a Jester colour (hidden until the scoring)"
         else:
-            text = _text(action, tiles)
+            text = _entry_text(entry, tiles)
         entries.append({"seq": seq, "player": entry["player"], "text": text})
     return entries
+
+
+# A history entry is made once and shared, unchanged, by every later state of its game, and every
+# view redraws the whole log: its line is kept by the entry itself (held, so that its id is not
+# reused), which spares rebuilding a key per line at every view of a long game.
+_ENTRY_TEXTS: dict[int, tuple[dict, str]] = {}
+
+
+def _entry_text(entry: dict, tiles) -> str:
+    hit = _ENTRY_TEXTS.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    text = _text(entry["action"], tiles)
+    if len(_ENTRY_TEXTS) >= 50_000:
+        _ENTRY_TEXTS.clear()
+    _ENTRY_TEXTS[id(entry)] = (entry, text)
+    return text
 
 
 _TEXTS: dict[tuple, str] = {}  # log lines by action (and vault colours): views redraw the log
