@@ -212,10 +212,11 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
         following = engine.apply_action(state, action)
     except engine.IllegalAction as error:
         raise MoveRejected(str(error)) from None
-    Action.objects.create(
+    made = Action.objects.create(
         game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
     )
     game.seq += 1
+    transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
     vacation.end(user, move=True)  # any move of theirs ends a vacation
     _record_progress(game, following)
     game.save()

@@ -51,6 +51,17 @@ def decisions(game: Game) -> list[clock.Decision]:
     return known
 
 
+def decided(game: Game, seat: int, at: datetime) -> None:
+    """A move of ``game`` (now at ``game.seq``) by ``seat`` has committed: its clock's next
+    reads, by the answer and by every push, need not fetch it."""
+    key = (game.pk, game.seed)
+    with _decided_lock:
+        known = _decided.get(key)
+        if known is not None and len(known) == game.seq - 1:
+            _decided[key] = (*known, clock.Decision(seat=seat, at=at))
+            _decided.move_to_end(key)
+
+
 def forget_decisions() -> None:
     with _decided_lock:
         _decided.clear()
