@@ -3,14 +3,19 @@ rendered for them (a player sees their choices, a spectator none), swapped in by
 
 Every push carries the seq; the page fetches the partials over HTTP when it sees a gap or
 reconnects. Moves themselves stay plain HTTP POSTs.
+
+The consumer is asynchronous so that a push already rendered (every spectator's after the
+first) is sent without a trip to a worker thread or the database; only a rendering, a query or a
+write goes to a thread.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games import notify, pushes
@@ -18,93 +23,107 @@ from games.live import group_name
 from games.models import Game
 
 POLICY_VIOLATION = 1008  # the close code for a client that breaks the protocol
+SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)
 
 
-class GameConsumer(WebsocketConsumer):
-    def connect(self) -> None:
+def _watchable(game_id: int, user) -> Game | None:
+    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    return game if game is not None and game.can_watch(user) else None
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
         user = self.scope["user"]
-        game = (
-            Game.objects.select_related("seat0", "seat1")
-            .filter(pk=self.scope["url_route"]["kwargs"]["pk"])
-            .first()
+        game = await database_sync_to_async(_watchable)(
+            self.scope["url_route"]["kwargs"]["pk"], user
         )
-        if game is None or not game.can_watch(user):
-            self.close()  # refused before accept: the handshake fails
+        if game is None:
+            await self.close()  # refused before accept: the handshake fails
             return
         # Anyone may watch a public game: a visitor who is not signed in is counted by address.
         self.owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
         if not pushes.open_socket(self.owner):
-            self.close()  # this user already holds as many sockets as anyone needs
+            await self.close()  # this owner already holds as many sockets as anyone needs
             return
         self.counted = True
         self.game_id = game.pk
         self.seat = game.seat_of(user)
         self.group = group_name(game.pk)
         self.present: dict[str, int] = {}  # other players' channels on this page -> their seat
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
+        self.seen_at: float | None = None
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
         if self.seat is not None:
-            notify.seen(user, game.pk)
-        self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
-        self.group_event("presence.ping", reply_to=self.channel_name)
-        self.send_presence()
+            await database_sync_to_async(self.mark_seen)()
+        await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
+        await self.group_event("presence.ping", reply_to=self.channel_name)
+        await self.send_presence()
 
-    def disconnect(self, code: int) -> None:
+    async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             self.counted = False
             pushes.close_socket(self.owner)
         if not hasattr(self, "group"):
             return
         if self.seat is not None:
-            notify.seen(self.scope["user"], self.game_id)
-            self.group_event("presence.left")
-        async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            await database_sync_to_async(notify.seen)(self.scope["user"], self.game_id)
+            await self.group_event("presence.left")
+        await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    def receive(self, text_data=None, bytes_data=None) -> None:
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
         client that does (a script, a flood) is closed at its first message."""
-        self.close(code=POLICY_VIOLATION)
+        await self.close(code=POLICY_VIOLATION)
 
     # -- events from the group ---------------------------------------------------------------
 
-    def game_moved(self, event: dict) -> None:
+    async def game_moved(self, event: dict) -> None:
+        if self.seat is None:
+            html = await pushes.watchers_push(
+                self.game_id, event.get("version"), self.scope["user"]
+            )
+        else:
+            html = await database_sync_to_async(self.players_push)()
+        await self.send(text_data=html)
+
+    def players_push(self) -> str:
+        """In a worker thread: the push as this player sees it, with the header's count of the
+        games waiting for them."""
         user = self.scope["user"]
         csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
         html = pushes.render_push(self.game_id, user, self.seat, csrf_token)
-        if self.seat is not None:
-            notify.seen(user, self.game_id)  # watching: no "your turn" email for this move
-            turns = {"turn_count": Game.objects.waiting_for(user).count(), "oob": True}
-            html += render_to_string("base.html#turns", turns)
-        self.send(text_data=html)
+        self.mark_seen()  # watching: no "your turn" email for this move
+        turns = {"turn_count": Game.objects.waiting_for(user).count(), "oob": True}
+        return html + render_to_string("base.html#turns", turns)
 
-    def presence_ping(self, event: dict) -> None:
+    async def presence_ping(self, event: dict) -> None:
         if event["sender"] == self.channel_name:
             return
         if self.seat is not None:
-            async_to_sync(self.channel_layer.send)(
+            await self.channel_layer.send(
                 event["reply_to"],
                 {"type": "presence.here", "sender": self.channel_name, "seat": self.seat},
             )
         if event["seat"] is not None:
             self.present[event["sender"]] = event["seat"]
-            self.send_presence()
+            await self.send_presence()
 
-    def presence_here(self, event: dict) -> None:
+    async def presence_here(self, event: dict) -> None:
         self.present[event["sender"]] = event["seat"]
-        self.send_presence()
+        await self.send_presence()
 
-    def presence_left(self, event: dict) -> None:
+    async def presence_left(self, event: dict) -> None:
         if self.present.pop(event["sender"], None) is not None:
-            self.send_presence()
+            await self.send_presence()
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def group_event(self, kind: str, **data) -> None:
-        async_to_sync(self.channel_layer.group_send)(
+    async def group_event(self, kind: str, **data) -> None:
+        await self.channel_layer.group_send(
             self.group, {"type": kind, "sender": self.channel_name, "seat": self.seat, **data}
         )
 
-    def send_presence(self) -> None:
+    async def send_presence(self) -> None:
         seats = set(self.present.values())
         if self.seat is None:
             text = f"Players on this page: {len(seats)} of 2."
@@ -112,9 +131,17 @@ class GameConsumer(WebsocketConsumer):
             text = "Your opponent is here, on this page."
         else:
             text = "Your opponent is away from this page."
-        self.send_notice(
+        await self.send_notice(
             {"type": "presence", "text": text, "opponent": 1 - (self.seat or 0) in seats}
         )
 
-    def send_notice(self, notice: dict) -> None:
-        self.send(text_data=json.dumps(notice))
+    def mark_seen(self) -> None:
+        """Tell the notifications that the player has the game open. "Watching" is judged over
+        minutes, so a socket writes it at most every ``SEEN_EVERY`` seconds, not at every push."""
+        now = time.monotonic()
+        if self.seen_at is None or now - self.seen_at >= SEEN_EVERY:
+            self.seen_at = now
+            notify.seen(self.scope["user"], self.game_id)
+
+    async def send_notice(self, notice: dict) -> None:
+        await self.send(text_data=json.dumps(notice))

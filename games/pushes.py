@@ -8,13 +8,16 @@ apart by that token too (two tabs of one player usually share it).
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from threading import Lock
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 
 from games import services
+from games.live import version
 from games.models import Game
 from games.presenters import game_context
 
@@ -25,12 +28,32 @@ _rendered: OrderedDict[tuple, str] = OrderedDict()
 _render_lock = Lock()
 
 
-def render_push(game_id: int, user, seat: int | None, csrf_token: str) -> str:
-    """The partials of game ``game_id`` as ``user`` (in ``seat``, or watching) sees them now."""
-    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-    # The row's last change, not only its seq: a game can end without a move (a clock).
-    key = (game.pk, game.seq, game.updated_at, seat, csrf_token if seat is not None else "")
+def _key(game_id: int, announced: str, seat: int | None, csrf_token: str) -> tuple:
+    return (game_id, announced, seat, csrf_token if seat is not None else "")
+
+
+def cached_push(game_id: int, announced: str | None, seat: int | None, csrf_token: str):
+    """The push already rendered for the version a move's announcement carried, or None.
+
+    No query and no lock (a dict read is atomic), so an asynchronous consumer can ask first:
+    a hundred watchers of a game cost one rendering and one query, not a hundred.
+    """
+    if announced is None:
+        return None
+    return _rendered.get(_key(game_id, announced, seat, csrf_token))
+
+
+def render_push(
+    game_id: int, user, seat: int | None, csrf_token: str, announced: str | None = None
+) -> str:
+    """The partials of game ``game_id`` as ``user`` (in ``seat``, or watching) sees them now;
+    the rendering for ``announced`` if another socket made it while this one waited."""
     with _render_lock:  # one rendering at a time: the others wait, then find it here
+        html = cached_push(game_id, announced, seat, csrf_token)
+        if html is not None:
+            return html
+        game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+        key = _key(game.pk, version(game), seat, csrf_token)
         html = _rendered.get(key)
         if html is None:
             html = _rendered[key] = render_partials(game, user, csrf_token)
@@ -38,6 +61,34 @@ def render_push(game_id: int, user, seat: int | None, csrf_token: str) -> str:
                 _rendered.popitem(last=False)
         _rendered.move_to_end(key)
     return html
+
+
+_watchers_waiting: dict[tuple, asyncio.Future] = {}
+
+
+async def watchers_push(game_id: int, announced: str | None, user) -> str:
+    """A spectator's push, for the consumer's event loop: the first watcher of a version to ask
+    renders it in a worker thread, and the others await that same rendering instead of each
+    taking a turn on the thread."""
+    html = cached_push(game_id, announced, None, "")
+    if html is not None:
+        return html
+    if announced is None:
+        return await database_sync_to_async(render_push)(game_id, user, None, "")
+    key = _key(game_id, announced, None, "")
+    rendering = _watchers_waiting.get(key)
+    if rendering is None:
+        rendering = asyncio.ensure_future(
+            database_sync_to_async(render_push)(game_id, user, None, "", announced)
+        )
+        _watchers_waiting[key] = rendering
+        rendering.add_done_callback(lambda done: _forget_waiting(key, done))
+    return await asyncio.shield(rendering)
+
+
+def _forget_waiting(key: tuple, done: asyncio.Future) -> None:
+    if _watchers_waiting.get(key) is done:
+        del _watchers_waiting[key]
 
 
 def render_partials(game: Game, user, csrf_token: str) -> str:
@@ -50,6 +101,7 @@ def render_partials(game: Game, user, csrf_token: str) -> str:
 def forget_rendered() -> None:
     with _render_lock:
         _rendered.clear()
+    _watchers_waiting.clear()
 
 
 # -- sockets per user, or per address for anonymous spectators -------------------------------

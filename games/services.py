@@ -143,6 +143,12 @@ def load_state(game: Game) -> engine.State:
     return state
 
 
+def _cached_state(game: Game) -> engine.State | None:
+    with _cache_lock:
+        hit = _cache.get(game.pk)
+    return hit[1] if hit and hit[0] == game.seq else None
+
+
 def _remember(game_id: int, seq: int, state: engine.State) -> None:
     with _cache_lock:
         _cache[game_id] = (seq, state)
@@ -155,6 +161,7 @@ def forget_cached_states() -> None:
     with _cache_lock:
         _cache.clear()
         _run_starts.clear()
+    timing.forget_decisions()
 
 
 # The state at the start of the last run of one player's actions: what "the last move" changed
@@ -242,10 +249,11 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
         following = engine.apply_action(state, action)
     except engine.IllegalAction as error:
         raise MoveRejected(str(error)) from None
-    Action.objects.create(
+    made = Action.objects.create(
         game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
     )
     game.seq += 1
+    transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
     vacation.end(user, move=True)  # any move of theirs ends a vacation
     _record_progress(game, following)
     game.save()
@@ -377,7 +385,12 @@ def resign(game: Game, user) -> Game:
 
 def can_abort(game: Game, seat: int | None) -> bool:
     """A player may abort a game in play until they have made their own first move."""
-    return seat is not None and game.status == Game.Status.ACTIVE and not _has_moved(game, seat)
+    if seat is None or game.status != Game.Status.ACTIVE:
+        return False
+    state = _cached_state(game)  # every page asks: the state drawn is at hand, mostly
+    if state is None:
+        return not _has_moved(game, seat)
+    return not any(entry["player"] == seat for entry in state.history)
 
 
 def abort(game: Game, user) -> Game:

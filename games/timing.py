@@ -6,17 +6,65 @@ decide now are used, so every game kind gets the same clocks.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime
+from threading import Lock
 
+from django.db import transaction
 from django.utils import timezone
 
 from games import clock
 from games.models import Game, Vacation
 
+# A live clock is a fold over every decision's time, read at every move, page and push: the
+# decisions already read are kept, by game, so a read fetches only the new ones. A log is only
+# appended to, so what was read stays true; the seed tells a game from a later one given the
+# same id (a restored database; tests, which reuse ids and seeds, forget them between tests).
+_DECIDED_MAX = 1024
+_decided: OrderedDict[tuple[int, int], tuple[clock.Decision, ...]] = OrderedDict()
+_decided_lock = Lock()
+
 
 def decisions(game: Game) -> list[clock.Decision]:
-    rows = game.actions.order_by("seq").values_list("player", "created_at")
-    return [clock.Decision(seat=player, at=at) for player, at in rows]
+    """Who decided when, for the game's first ``game.seq`` actions."""
+    key = (game.pk, game.seed)
+    with _decided_lock:
+        known = list(_decided.get(key, ())[: game.seq])
+    if len(known) < game.seq:
+        rows = (
+            game.actions.filter(seq__gt=len(known))
+            .order_by("seq")
+            .values_list("player", "created_at")
+        )
+        known += [
+            clock.Decision(seat=player, at=at) for player, at in rows[: game.seq - len(known)]
+        ]
+    if len(known) == game.seq:
+        # Inside a transaction the newest decision may be this transaction's own move, which
+        # may yet roll back: it is kept only once read outside one.
+        keep = known[:-1] if transaction.get_connection().in_atomic_block else known
+        with _decided_lock:
+            _decided[key] = tuple(keep)
+            _decided.move_to_end(key)
+            while len(_decided) > _DECIDED_MAX:
+                _decided.popitem(last=False)
+    return known
+
+
+def decided(game: Game, seat: int, at: datetime) -> None:
+    """A move of ``game`` (now at ``game.seq``) by ``seat`` has committed: its clock's next
+    reads, by the answer and by every push, need not fetch it."""
+    key = (game.pk, game.seed)
+    with _decided_lock:
+        known = _decided.get(key)
+        if known is not None and len(known) == game.seq - 1:
+            _decided[key] = (*known, clock.Decision(seat=seat, at=at))
+            _decided.move_to_end(key)
+
+
+def forget_decisions() -> None:
+    with _decided_lock:
+        _decided.clear()
 
 
 def pauses(game: Game) -> dict[int, list[clock.Interval]]:

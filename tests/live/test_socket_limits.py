@@ -127,3 +127,27 @@ async def test_a_hundred_spectators_cost_one_rendering_per_move(monkeypatch):
     assert renderings == [1, 2]
     for watcher in watchers:
         await watcher.disconnect()
+
+
+async def test_a_hundred_spectators_cost_one_query_of_the_game_per_move(monkeypatch):
+    # The announcement names the version moved to: every watcher but the first finds its
+    # rendering without asking the database (or waiting for a worker thread) again.
+    trips = []
+    render = pushes.render_push
+
+    def counted(game_id, *args, **kwargs):
+        trips.append(game_id)
+        return render(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(pushes, "render_push", counted)
+    game = await database_sync_to_async(started_game)()
+    watchers = [await watcher_of(game, f"watcher{i}") for i in range(100)]
+
+    state = await database_sync_to_async(services.replay_game)(game)
+    move = engine.legal_actions(state)[0].to_json()
+    await database_sync_to_async(services.submit_action)(game, game.seat0, move, 0)
+    pushed = await asyncio.gather(*(next_push(w) for w in watchers))
+    assert all('data-seq="1"' in html for html in pushed)
+    assert trips == [game.pk]
+    for watcher in watchers:
+        await watcher.disconnect()

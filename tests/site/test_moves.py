@@ -6,6 +6,8 @@ import json
 
 import pytest
 from conftest import client_for
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 from factories import first_legal, make_user, play_randomly, started_game
@@ -125,3 +127,27 @@ def test_act_only_takes_posts():
 def test_acting_in_a_game_that_does_not_exist_is_404():
     response = client_for(make_user()).post(reverse("games:act", args=[999]), {"seq": "0"})
     assert response.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)  # moves commit, as they do on the site
+@pytest.mark.parametrize("time_control", ["none", "10+5"])
+def test_a_move_late_in_a_long_game_reads_no_more_of_the_database_than_an_early_one(time_control):
+    # What grows with the game (its log, its clock's decisions) is kept in memory by game: a
+    # move's queries stay as many as at the start, and none reads the whole log.
+    def queries_of_a_move(game) -> list[str]:
+        game.refresh_from_db()
+        client, action = client_for(game.player(game.to_decide)), first_legal(game)
+        with CaptureQueriesContext(connection) as queries:
+            response = post_move(client, game, action, game.seq, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        return [q["sql"] for q in queries.captured_queries]
+
+    def reads_whole_log(sql: str) -> bool:
+        return 'FROM "games_action"' in sql and "LIMIT" not in sql and '"seq" >' not in sql
+
+    game = play_randomly(started_game(expansion=True, time_control=time_control), 8)
+    early = queries_of_a_move(game)
+    game.refresh_from_db()
+    late = queries_of_a_move(play_randomly(game, 60))
+    assert len(late) <= len(early)
+    assert not [sql for sql in late if reads_whole_log(sql)]

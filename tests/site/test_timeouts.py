@@ -471,3 +471,30 @@ def test_a_live_game_is_not_flagged_a_second_early(calendar, ann, bob):
     game = services.enforce_clock(game)
 
     assert game.status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a page or push reads it
+def test_a_live_clock_read_again_asks_the_database_nothing_and_then_only_for_what_is_new(
+    calendar, ann, bob, django_assert_num_queries, monkeypatch
+):
+    game = started_game(ann, bob, time_control="10+5")
+    for _ in range(30):
+        calendar.shift(timedelta(seconds=3))
+        game = decide(game)
+    first = timing.read(game)
+    with django_assert_num_queries(0):  # every page and push of this position reads it again
+        assert timing.read(game) == first
+
+    calendar.shift(timedelta(seconds=3))
+    game = decide(game)  # a move made here tells the clock as it commits
+    with django_assert_num_queries(0):
+        reading = timing.read(game)
+    timing.forget_decisions()
+    assert timing.read(game) == reading  # the same as a read of the whole log
+
+    monkeypatch.setattr(timing, "decided", lambda *args: None)  # as if another process moved
+    calendar.shift(timedelta(seconds=3))
+    game = decide(game)
+    with django_assert_num_queries(1) as queries:
+        timing.read(game)
+    assert '"seq" > 31' in queries.captured_queries[0]["sql"]  # the one decision made since
