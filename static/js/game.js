@@ -145,6 +145,15 @@
       return;
     }
     if (!/^Arrow/.test(event.key)) return;
+    const log = document.querySelector("#log .turns");
+    if (log && log.contains(document.activeElement) && /^Arrow(Up|Down)$/.test(event.key)) {
+      // The log is one stop of the Tab order; the arrows go through its entries.
+      const entries = Array.from(log.querySelectorAll("li[data-cells]"));
+      const at = entries.indexOf(document.activeElement);
+      const to = entries[event.key === "ArrowDown" ? at + 1 : Math.max(at - 1, 0)];
+      if (to) { event.preventDefault(); to.focus(); }
+      return;
+    }
     const all = targets();
     if (!all.length) return;
     const here = document.activeElement;
@@ -154,29 +163,37 @@
     if (to) to.focus();
   });
 
-  // Where the focus was before a swap (a click's answer or a push), so that it comes back to the
-  // same target, or to the board, instead of falling out of the game.
-  let hadFocus = null;
-  function remember() {
-    const el = document.activeElement;
-    hadFocus = el && game.contains(el) ? { cell: el.dataset.cell, tile: el.dataset.tile } : null;
-  }
+  // While the player works in the game, the focus stays there: a click's answer or a push
+  // replaces the focused element, and the focus then comes back to the same target, the first
+  // target, or the board, instead of falling to the top of the page.
+  let engaged = false, last = {};
+  document.addEventListener("focusin", function (event) {
+    engaged = game.contains(event.target);
+    if (engaged) last = { cell: event.target.dataset.cell, tile: event.target.dataset.tile };
+  });
+  document.addEventListener("focusout", function (event) {
+    // A real blur (the element is still there) ends the engagement; a swap that removed the
+    // focused element does not.
+    const left = event.target;
+    setTimeout(function () {
+      if (document.contains(left)) {
+        const now = document.activeElement;
+        engaged = !!now && now !== document.body && game.contains(now);
+      }
+    }, 0);
+  });
   function restore() {
-    if (!hadFocus) return;
-    const f = hadFocus;
-    hadFocus = null;
-    if (document.activeElement && document.activeElement !== document.body && game.contains(document.activeElement)) return;
-    const same = (f.cell && document.querySelector('#play [data-cell="' + f.cell + '"].target'))
-      || (f.tile && document.querySelector('#play [data-tile="' + f.tile + '"].choosable'));
+    const here = document.activeElement;
+    if (!engaged || (here && here !== document.body && document.contains(here))) return;
+    const same = (last.cell && document.querySelector('#play [data-cell="' + last.cell + '"].target'))
+      || (last.tile && document.querySelector('#play [data-tile="' + last.tile + '"].choosable'));
     const fallback = document.querySelector("#board .cathedral");
     const to = same || targets()[0] || fallback;
     if (!to) return;
     if (to === fallback) to.setAttribute("tabindex", "-1");
     to.focus({ preventScroll: true });
   }
-  document.body.addEventListener("htmx:beforeRequest", remember);
-  document.body.addEventListener("htmx:wsBeforeMessage", function () { if (!hadFocus) remember(); });
-  document.body.addEventListener("htmx:afterSettle", restore);
+  document.body.addEventListener("htmx:afterSwap", restore);
   document.body.addEventListener("htmx:wsAfterMessage", restore);
 
   // A log entry names cells: pointing at it (or focusing it) lights them on the board.
@@ -285,7 +302,8 @@
   overlay.addEventListener("click", function (event) {
     if (event.target === overlay) overlay.close();  // a click on the backdrop
   });
-  document.body.addEventListener("htmx:afterSettle", announce);
+  // On the swap itself (not its settling): whatever shows the new position shows the overlay.
+  document.body.addEventListener("htmx:afterSwap", announce);
   document.body.addEventListener("htmx:wsAfterMessage", announce);
   announce();
 })();

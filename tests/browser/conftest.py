@@ -6,6 +6,7 @@ pytest-django's test database nor its ``live_server`` (which cannot serve websoc
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sqlite3
@@ -72,6 +73,23 @@ class Site:
                 (seed, game_id),
             ).rowcount
         assert changed == 1, f"game {game_id} is no longer waiting for its opponent"
+
+    def replayed(self, game_id: int):
+        """The game rebuilt by the rules engine from the site's database: the truth a page is
+        checked against (seed, options and the action log, as the site stores them)."""
+        from games import engine
+
+        with sqlite3.connect(self.database) as db:
+            options, seed = db.execute(
+                "SELECT options, seed FROM games_game WHERE id = ?", (game_id,)
+            ).fetchone()
+            actions = [
+                json.loads(data)
+                for (data,) in db.execute(
+                    "SELECT data FROM games_action WHERE game_id = ? ORDER BY seq", (game_id,)
+                )
+            ]
+        return engine.replay(engine.Options.from_json(json.loads(options)), seed, actions)
 
 
 @pytest.fixture(scope="session")

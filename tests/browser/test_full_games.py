@@ -9,7 +9,7 @@ import re
 import pytest
 
 from .a11y import assert_accessible
-from .site import Table, arrived, log_text, open_game, screenshot, seq_of, watch_game
+from .site import Table, arrived, close_scoring, log_text, open_game, screenshot, seq_of, watch_game
 
 pytestmark = pytest.mark.browser
 
@@ -67,11 +67,14 @@ def play_watched_game(site, visitors, screenshots, scenario: str, edition: str, 
 
     table.play(until=lambda: table.clicks >= 30 and picking_a_cell(table))
     # Halfway through an action: the targets of the tile just picked are reached by Tab too.
+    close_scoring(table.decider())
     assert_accessible(table.decider(), keyboard=True)
 
     table.play()
 
     for page, name in ((alice.page, "alice"), (bob.page, "bob"), (carol.page, "spectator")):
+        moments.take(page, f"final-scoring-{name}")
+        close_scoring(page)  # the final scoring opens over the page; the player closes it
         moments.take(page, f"result-{name}")
         assert page.locator(".prompt").count() == 0
     assert_accessible(bob.page, keyboard=True)

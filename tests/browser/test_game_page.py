@@ -8,6 +8,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import engine, story
+
 from .a11y import assert_accessible
 from .site import Table, arrived, open_game, screenshot, seq_of
 
@@ -150,7 +152,37 @@ def test_a_page_that_cannot_reach_the_server_says_so(site, visitors, screenshots
         screenshot(page, screenshots, "offline", "01-refused-click")
         page.context.set_offline(False)
         expect(banner).to_have_attribute("data-state", "open", timeout=20_000)
+    # Back online, the page fetches what it missed; that answer clears the warning.
+    expect(page.locator("#net-error")).to_be_hidden()
     page.locator("#market .tile.vault.choosable").first.click()
     expect(page.locator("p.picked")).to_contain_text("vault")
-    expect(page.locator("#net-error")).to_be_hidden()
     screenshot(page, screenshots, "offline", "02-back-online")
+
+
+def test_the_scoring_overlay_tells_the_numbers_of_the_scoring(site, visitors, screenshots):
+    alice, bob = visitors("alice"), visitors("bob")
+    game = open_game(site, alice, bob, "2022", 2022)
+    arrived(alice.page)
+    arrived(bob.page)
+    table = Table([alice.page, bob.page], [], random.Random(2022))
+    overlay = alice.page.locator("#scoring-overlay[open]")
+    table.play(until=lambda: overlay.count() == 1)
+    screenshot(alice.page, screenshots, "scoring", "01-overlay-at-the-first-scoring")
+    # The engine, replaying the stored log on its own, says what the scoring was.
+    seen = engine.view(site.replayed(game), 0)
+    names = [alice.name, bob.name]
+    truth = story.scoring_breakdown(seen, 1, names)
+    text = overlay.inner_text()
+    assert truth["title"] in text
+    for area in truth["areas"]:
+        assert area["why"] in text
+        assert area["verdict"] in text
+    for player in truth["players"]:
+        assert f"{player['name']} +{player['earned']}" in text
+        assert f"{player['before']} → {player['after']}" in text
+    # Closed, it comes back from the scoring's line in the log.
+    overlay.locator(".close").click()
+    expect(overlay).to_have_count(0)
+    alice.page.locator("#log .show-scoring").first.click()
+    expect(overlay).to_contain_text(truth["title"])
+    assert_accessible(alice.page)
