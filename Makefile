@@ -65,11 +65,11 @@ test-browser: install chromium
 	$(PY) -m pytest -m browser tests/browser
 
 simulate: install
-	$(PY) -m games.engine.simulate --games 500
+	$(PY) -m games.engine.basilica.simulate --games 500
 
 bench: export DJANGO_DEBUG ?= 1
 bench: install
-	$(PY) -m games.engine.bench
+	$(PY) -m games.engine.basilica.bench
 	$(PY) manage.py bench_site
 	$(PY) manage.py bench_clocks
 

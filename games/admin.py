@@ -12,7 +12,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import converters, engine, services  # noqa: F401 - converters registers <game:>
+from games import converters, services  # noqa: F401 - converters registers <game:>
+from games.engine import basilica as engine
 from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Vacation
 
 

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from games.engine import Action
-from games.engine.components import COLOR_NAMES, RANK_NAMES
+from games.engine.basilica import Action
+from games.engine.basilica.components import COLOR_NAMES, RANK_NAMES
 
 SEPARATOR = "/"
 

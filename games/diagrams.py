@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 
 from games import help as words
-from games.engine import Options, score_cathedral
-from games.engine.components import (
+from games.engine.basilica import Options, score_cathedral
+from games.engine.basilica.components import (
     ALTAR,
     COLOR_NAMES,
     CONFUSE,

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
-from games.engine.components import EDITIONS
+from games.engine.basilica.components import EDITIONS
 
 
 def missing_thing(path: str) -> str:

@@ -9,7 +9,7 @@ the expansion goes with either edition (RULINGS, engine decision 13).
 
 from __future__ import annotations
 
-from games.engine.components import (
+from games.engine.basilica.components import (
     ALTAR,
     ARCHITECT,
     COLOR_NAMES,

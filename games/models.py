@@ -13,8 +13,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
-from games import engine
 from games.clock import NO_CLOCK, TimeControl
+from games.engine import basilica as engine
 
 ENGINE_VERSION = "1"
 

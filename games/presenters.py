@@ -3,10 +3,11 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from games import engine, help, services, story, timing, vacation
+from games import help, services, story, timing, vacation
 from games.choices import Choices, label, offer, parse_pick
-from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
-from games.engine.state import WIDTH
+from games.engine import basilica as engine
+from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.basilica.state import WIDTH
 from games.models import Game, PlayerSettings
 
 PROMPTS = {

@@ -18,8 +18,9 @@ from threading import Lock
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, timing, vacation
+from games import timing, vacation
 from games.clock import TimeControl
+from games.engine import basilica as engine
 from games.models import Action, Game
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ board's ``data-cell`` values, ``"col,row"``.
 
 from __future__ import annotations
 
-from games.engine.actions import ORDER_KINDS
-from games.engine.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.basilica.actions import ORDER_KINDS
+from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 
 # -- one action in words -----------------------------------------------------------------------
 

@@ -20,8 +20,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games import diagrams, errors, notify, services, timing, vacation
-from games.engine.components import ASSUMED, BASE_ORDER_COUNTS, EDITIONS, ORDER_NAMES, RANK_NAMES
-from games.engine.components import Options as EngineOptions
+from games.engine.basilica.components import (
+    ASSUMED,
+    BASE_ORDER_COUNTS,
+    EDITIONS,
+    ORDER_NAMES,
+    RANK_NAMES,
+)
+from games.engine.basilica.components import Options as EngineOptions
 from games.forms import NewGameForm, NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.models import Game, Notification
 from games.presenters import game_context

@@ -19,7 +19,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_engine_sources_import_nothing_from_django_or_the_site():
-    sources = list(ENGINE.glob("*.py"))
+    sources = list(ENGINE.rglob("*.py"))
     assert sources
     for path in sources:
         for name in imported_modules(path):

@@ -77,7 +77,7 @@ class Site:
     def replayed(self, game_id: int):
         """The game rebuilt by the rules engine from the site's database: the truth a page is
         checked against (seed, options and the action log, as the site stores them)."""
-        from games import engine
+        from games.engine import basilica as engine
 
         with sqlite3.connect(self.database) as db:
             options, seed = db.execute(

@@ -7,9 +7,9 @@ put in the cathedral come out of their owner's supply.
 
 from __future__ import annotations
 
-from games.engine import Action, Options, State, apply_action, new_game, view
-from games.engine.components import COLORS
-from games.engine.state import Cell
+from games.engine.basilica import Action, Options, State, apply_action, new_game, view
+from games.engine.basilica.components import COLORS
+from games.engine.basilica.state import Cell
 
 ALL = None  # "any value" for the optional filters of ``find_tile``
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.engine import Action, Options, State, apply_action, legal_actions, new_game
+from games.engine.basilica import Action, Options, State, apply_action, legal_actions, new_game
 
 CONFIGS = {
     "2010": Options(edition="2010"),

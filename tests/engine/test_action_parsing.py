@@ -6,7 +6,7 @@ import tracemalloc
 
 import pytest
 
-from games.engine import Action, IllegalAction
+from games.engine.basilica import Action, IllegalAction
 
 
 def test_ten_thousand_distinct_posted_actions_are_not_kept_in_memory():

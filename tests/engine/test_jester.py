@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import JESTER
+from games.engine.basilica import IllegalAction, legal_actions, view
+from games.engine.basilica.components import JESTER
 
 from .helpers import act, events, game, offer_vault, put
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import ARCHITECT, DISASTER, GLASS, MASON, MOVE
+from games.engine.basilica import IllegalAction, legal_actions, view
+from games.engine.basilica.components import ARCHITECT, DISASTER, GLASS, MASON, MOVE
 
 from .helpers import (
     act,

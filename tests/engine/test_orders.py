@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import (
+from games.engine.basilica import IllegalAction, legal_actions, view
+from games.engine.basilica.components import (
     ALTAR,
     ARCHITECT,
     CONFUSE,

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import ARCHITECT, CONFUSE, JESTER, MASON, PROMOTE, RECRUIT, STRONGMAN
+from games.engine.basilica import IllegalAction, legal_actions, view
+from games.engine.basilica.components import (
+    ARCHITECT,
+    CONFUSE,
+    JESTER,
+    MASON,
+    PROMOTE,
+    RECRUIT,
+    STRONGMAN,
+)
 
 from .helpers import act, game, kinds, offer_order, put, seen
 

@@ -11,12 +11,20 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Action, IllegalAction, State, apply_action, legal_actions, replay, view
-from games.engine.actions import KINDS
-from games.engine.cathedral import builders_of
-from games.engine.rules import confuse_targets, move_targets
-from games.engine.simulate import play_random
-from games.engine.simulate import uniform as uniform_choice
+from games.engine.basilica import (
+    Action,
+    IllegalAction,
+    State,
+    apply_action,
+    legal_actions,
+    replay,
+    view,
+)
+from games.engine.basilica.actions import KINDS
+from games.engine.basilica.board import builders_of
+from games.engine.basilica.rules import confuse_targets, move_targets
+from games.engine.basilica.simulate import play_random
+from games.engine.basilica.simulate import uniform as uniform_choice
 
 from .helpers import all_tiles_accounted_for, pieces_conserved
 from .randomplay import CONFIGS, choose, final_state, play

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from games.engine import Options, legal_actions, new_game, view
-from games.engine.components import ARCHITECT, CONFUSE, DISASTER, JESTER, MASON, MOVE, PROMOTE
+from games.engine.basilica import Options, legal_actions, new_game, view
+from games.engine.basilica.components import (
+    ARCHITECT,
+    CONFUSE,
+    DISASTER,
+    JESTER,
+    MASON,
+    MOVE,
+    PROMOTE,
+)
 
 from .helpers import (
     act,

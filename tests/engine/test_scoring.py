@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine import score_cathedral, view
-from games.engine.components import ARCHITECT, JESTER, MASON, STRONGMAN
+from games.engine.basilica import score_cathedral, view
+from games.engine.basilica.components import ARCHITECT, JESTER, MASON, STRONGMAN
 
 from .helpers import game, put, scaffold
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.engine import Options, replay
-from games.engine.bench import OPTIONS, long_game
-from games.engine.simulate import main, simulate
+from games.engine.basilica import Options, replay
+from games.engine.basilica.bench import OPTIONS, long_game
+from games.engine.basilica.simulate import main, simulate
 
 
 def test_the_simulator_reports_endings_scores_and_speed(capsys):

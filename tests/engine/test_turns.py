@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, legal_actions, view
-from games.engine.components import DISASTER, GLASS, MOVE, SCAFFOLD
+from games.engine.basilica import IllegalAction, legal_actions, view
+from games.engine.basilica.components import DISASTER, GLASS, MOVE, SCAFFOLD
 
 from .helpers import act, events, game, kinds, offer_only, offer_vault, put, scaffold, seen
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from games.engine import view
-from games.engine.actions import ORDER_KINDS
-from games.engine.components import CONFUSE, DISASTER, GLASS, JESTER, PROMOTE, STRONGMAN
+from games.engine.basilica import view
+from games.engine.basilica.actions import ORDER_KINDS
+from games.engine.basilica.components import CONFUSE, DISASTER, GLASS, JESTER, PROMOTE, STRONGMAN
 
 from .helpers import act, events, game, offer_order, offer_vault, put
 from .randomplay import CONFIGS, play

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from basilica_site.asgi import application
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 from games.models import Game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

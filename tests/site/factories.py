@@ -8,7 +8,8 @@ import random
 
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 from games.models import Action, Game
 
 PASSWORD = "a cathedral of many colours"

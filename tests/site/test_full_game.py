@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.template import Context, Template
 
 from games import diagrams
 from games import help as words
-from games.engine import Action, Options, apply_action, legal_actions, new_game, view
-from games.engine.components import (
+from games.engine.basilica import Action, Options, apply_action, legal_actions, new_game, view
+from games.engine.basilica.components import (
     ALTAR,
     EDITIONS,
     ORDER_NAMES,
@@ -20,7 +20,7 @@ from games.engine.components import (
     PAID_ORDERS,
     RANK_NAMES,
 )
-from games.engine.state import Cell
+from games.engine.basilica.state import Cell
 
 EDITION_LIST = list(EDITIONS)
 

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from factories import first_legal, make_user, play_randomly, started_game
 
-from games import engine, services, story
+from games import services, story
+from games.engine import basilica as engine
 from games.models import Action
 
 pytestmark = pytest.mark.django_db

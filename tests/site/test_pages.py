@@ -15,8 +15,8 @@ from django.utils.html import escape
 from factories import finished_game, make_user, open_game, play_randomly, started_game
 
 from games import services, story
-from games.engine import view
-from games.engine.components import ASSUMED
+from games.engine.basilica import view
+from games.engine.basilica.components import ASSUMED
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.utils.html import escape
 from test_headers import inline_code
 
 from games import diagrams
-from games.engine.components import EDITIONS, ORDER_NAMES, ORDERS, PAID_ORDERS, RANK_NAMES
+from games.engine.basilica.components import EDITIONS, ORDER_NAMES, ORDERS, PAID_ORDERS, RANK_NAMES
 
 pytestmark = pytest.mark.django_db
 

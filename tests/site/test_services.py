@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from factories import first_legal, make_user, open_game, play, play_randomly, started_game
 
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 from games.models import Action, Game
 
 pytestmark = pytest.mark.django_db

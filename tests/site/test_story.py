@@ -9,8 +9,8 @@ import pytest
 from engine.helpers import act, game, offer_order, offer_vault, put
 from engine.randomplay import CONFIGS, play
 
-from games.engine import view
-from games.engine.components import (
+from games.engine.basilica import view
+from games.engine.basilica.components import (
     ALTAR,
     ARCHITECT,
     CONFUSE,

@@ -27,7 +27,8 @@ from factories import (
     user_deciding,
 )
 
-from games import engine, services, tasks, timing, vacation
+from games import services, tasks, timing, vacation
+from games.engine import basilica as engine
 from games.models import Game, PlayerSettings
 
 pytestmark = pytest.mark.django_db

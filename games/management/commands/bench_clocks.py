@@ -18,7 +18,8 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 from django.utils import timezone
 
-from games import engine, services, tasks, timing
+from games import services, tasks, timing
+from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
 
 

@@ -17,7 +17,8 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 
 
 def percentile(samples: list[float], share: float) -> float:

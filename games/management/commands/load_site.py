@@ -24,7 +24,8 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.test import Client
 
-from games import engine, services
+from games import services
+from games.engine import basilica as engine
 from games.models import Game
 
 PASSWORD = "a long enough password 1"

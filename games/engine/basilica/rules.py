@@ -7,7 +7,7 @@ what it lists. ``perform`` applies an action known to be legal (a replayed log s
 from __future__ import annotations
 
 from .actions import Action, make
-from .cathedral import (
+from .board import (
     builders_of,
     empty_vaults,
     moves_from,

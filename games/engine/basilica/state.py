@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..interface import Outcome
 from .components import Options, Tile, tiles_for
 
 WIDTH = 5
@@ -72,15 +71,6 @@ class PlayerState:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PlayerState) and self.to_json() == other.to_json()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended: ``termination`` is "third scoring" or "exhaustion"."""
-
-    termination: str
-    winners: tuple[int, ...]
-    scores: tuple[int, int]
 
 
 class State:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .cathedral import any_vault_placeable, view_cells
+from .board import any_vault_placeable, view_cells
 from .components import JESTER
 from .scoring import ScoreReport, score_cathedral
 from .state import Outcome, State

@@ -1,6 +1,6 @@
 """Time the engine's hot paths on a stored log of a long random game.
 
-    python -m games.engine.bench [--repeat 200]
+    python -m games.engine.basilica.bench [--repeat 200]
 
 Targets: a 150-action log replays in under 2 ms; the simulator plays hundreds of random games
 a second.
@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from .basilica import apply_action, legal_actions, replay, view
+from . import apply_action, legal_actions, replay, view
 from .components import Options
 from .simulate import by_kind, play_random, simulate
 from .state import State

@@ -12,17 +12,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .actions import _FIELDS, KINDS, ORDER_KINDS, Action, IllegalAction, describe
-from .cathedral import builders_of, moves_from, placement_cells, touches_wild, view_cells
+from .board import builders_of, moves_from, placement_cells, touches_wild, view_cells
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
 from .rules import legal_actions, perform
 from .scoring import ScoreReport, score_cathedral
-from .state import WIDTH, State
+from .state import WIDTH, Outcome, State
+
+NAME = "basilica"
+TITLE = "Basilica"
+# Bumped when a behaviour changes; a stored game keeps replaying on the version it was played on.
+VERSION = "1"
 
 __all__ = [
+    "NAME",
+    "TITLE",
+    "VERSION",
     "Action",
     "IllegalAction",
     "Options",
+    "Outcome",
     "ScoreReport",
     "State",
     "apply_action",

@@ -1,6 +1,6 @@
 """Play many random legal games and report how they go.
 
-    python -m games.engine.simulate --games 500 [--edition 2022] [--expansion] [--seed 0]
+    python -m games.engine.basilica.simulate --games 500 [--edition 2022] [--expansion] [--seed 0]
 
 A random player picks a kind of action at random (place vault, place builder, one of the orders
 on offer, pay or decline, ...) and then one action of that kind, so that orders are played about
@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import legal_actions, new_game
 from .actions import Action
-from .basilica import legal_actions, new_game
 from .components import Options
 from .rules import perform
 from .state import State

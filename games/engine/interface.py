@@ -1,0 +1,87 @@
+"""The interface every game's rules engine implements, written down once.
+
+A game kind is a pure-Python package (no Django) under ``games.engine`` whose top-level module
+exposes the names below; the platform (lobby, the service that applies moves, pushes, clocks,
+notifications, admin review, replays, bots, ratings) knows a game only through them, by way of
+``games.engine.engine_for(kind)``. The shape follows OpenSpiel: a state answers who must decide
+now, the legal actions come in a stable order (never empty while the game is not over), a saved
+game is its options, seed and list of actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``termination`` is in the game's own words ("third scoring", "no more placements");
+    ``winners`` holds both seats for a shared win or a draw; ``scores`` are the game's final
+    figures, read in the game's own sense (Basilica: points, most wins; Cathedral: unplaced
+    squares, fewest wins).
+    """
+
+    termination: str
+    winners: tuple[int, ...]
+    scores: tuple[int, int]
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """What the platform reads of a state. Everything else stays inside the engine."""
+
+    # Each entry is a dict with at least "player" (the seat that decided) and "action" (its JSON).
+    history: list[dict]
+    finished: bool
+    outcome: Outcome | None
+
+    @property
+    def to_decide(self) -> int | None:
+        """The seat (0 or 1) that must decide now; None once the game is over."""
+
+    def returns(self) -> tuple[int, int]:
+        """Each seat's current figure (the score so far), as the site shows it."""
+
+    def copy(self) -> GameState: ...
+
+
+@runtime_checkable
+class GameAction(Protocol):
+    kind: str
+
+    def to_json(self) -> dict: ...
+
+
+class GameEngine(Protocol):
+    """The module of a game kind, as the platform uses it.
+
+    ``Action.from_json`` validates completely (known kind, known fields, values within the
+    game's bounds) and raises ``IllegalAction`` (a ``ValueError``) before anything is kept;
+    ``Action.from_log`` reads a stored log entry, which was checked when it was written.
+    """
+
+    NAME: str  # the registry key, stored on every game ("basilica")
+    TITLE: str  # what players call it ("Basilica")
+    VERSION: str  # bumped when a behaviour changes; stored games replay on their own version
+    Options: Any  # a frozen dataclass with to_json() and from_json(data)
+    Action: Any
+    IllegalAction: type[ValueError]
+
+    def new_game(self, options: Any, seed: int) -> GameState: ...
+
+    def legal_actions(self, state: Any) -> Sequence[GameAction]: ...
+
+    def apply_action(self, state: Any, action: Any) -> GameState: ...
+
+    def replay(
+        self, options: Any, seed: int, actions: Iterable[Any], check: bool = False
+    ) -> GameState: ...
+
+    def view(self, state: Any, player: int | None) -> dict:
+        """What ``player`` (0, 1, or None for a spectator) may see: JSON-safe, nothing hidden."""
+
+    def describe_action(self, state: Any, action: Any) -> str: ...
