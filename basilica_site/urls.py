@@ -29,6 +29,7 @@ urlpatterns = [
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("rules/", views.rules, name="rules"),
     path("rules/<edition:edition>/", views.rules, name="rules-edition"),
+    path("rules/<slug:kind>/", views.rules, name="rules-kind"),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
 ]

@@ -12,8 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import converters, services  # noqa: F401 - converters registers <game:>
-from games.engine import basilica as engine
+from games import converters, kinds, services  # noqa: F401 - converters registers <game:>
 from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Vacation
 
 
@@ -75,6 +74,7 @@ class GameAdmin(admin.ModelAdmin):
         "id",
         "seat0",
         "seat1",
+        "kind",
         "edition",
         "time_control",
         "status",
@@ -87,6 +87,7 @@ class GameAdmin(admin.ModelAdmin):
     )
     list_filter = (
         "status",
+        "kind",
         "edition",
         "time_control",
         "termination",
@@ -146,7 +147,7 @@ class GameAdmin(admin.ModelAdmin):
             upto = game.seq
         state = services.replay_game(game, upto=upto)
         full = state.to_json()
-        tiles = [t.to_json() for t in state.tiles]
+        kind = kinds.of(game)
         context = {
             **self.admin_site.each_context(request),
             "title": f"Review of game {game.pk} after action {upto}",
@@ -154,12 +155,10 @@ class GameAdmin(admin.ModelAdmin):
             "upto": upto,
             "seqs": range(game.seq + 1),
             "actions": game.actions.order_by("seq"),
-            "stack": [tiles[t] for t in reversed(full["stack"])],
-            "discard": [tiles[t] for t in full["discard"]],
-            "removed": [tiles[t] for t in full["removed"]],
-            "view": engine.view(state, None),
-            "jester_picks": full["jester_picks"],
-            "pending": full["pending"],
+            "kind": kind,
+            "view": game.engine.view(state, None),
+            "scores": state.returns(),
+            **(kind.review(state) if kind.review else {}),
             "state_json": json.dumps(full, indent=1),
             "opts": self.model._meta,
         }

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
+from games import kinds
 from games.engine.basilica.components import EDITIONS
 
 
@@ -29,6 +30,9 @@ def missing_thing(path: str) -> str:
             f"No game {kwargs['pk']} here: it never existed, was cancelled, or is a private "
             "game between two other players."
         )
+    if match.view_name == "rules-kind":
+        titles = " and ".join(title for _, title in kinds.choices())
+        return f"No rules for a game called {kwargs['kind']}: this site hosts {titles}."
     if match.view_name == "rules-edition":
         editions = " and ".join(EDITIONS)
         return f"No rules for an edition called {kwargs['edition']}: there are the {editions} editions."

@@ -8,21 +8,16 @@ from games.services import GameSettings
 
 
 class NewGameForm(forms.Form):
-    edition = forms.ChoiceField(
-        choices=[
-            ("2022", "2022 edition (the Queen, with the Jester)"),
-            ("2010", "2010 edition (the King)"),
-        ],
-        initial="2022",
-    )
-    expansion = forms.BooleanField(required=False, label="Festum Fatuorum expansion (Altar)")
-    remove_six = forms.BooleanField(
-        required=False, label="Remove 6 random tiles unseen (with the expansion)"
-    )
+    """What a creator chooses in the lobby: the platform's part (who takes the first role, the
+    clock, an open seek or a private invitation). Each game kind subclasses it with its options
+    (``games.kinds.<kind>.forms``) and is shown with its key as the prefix."""
+
+    kind = ""  # set by each subclass
+    first_label = "Who moves first"
+
     first = forms.ChoiceField(
         choices=[("random", "at random"), ("me", "me"), ("opponent", "my opponent")],
         initial="random",
-        label="Who moves first",
     )
     time_control = forms.ChoiceField(
         choices=clock.choices(),
@@ -35,18 +30,23 @@ class NewGameForm(forms.Form):
         required=False, label="Private: invite one person by link instead of an open seek"
     )
 
-    def clean(self):
-        data = super().clean()
-        if data.get("remove_six") and not data.get("expansion"):
-            self.add_error("remove_six", "Removing six tiles is part of the expansion: turn it on.")
-        return data
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prefix", self.kind)
+        super().__init__(*args, **kwargs)
+        self.fields["first"].label = self.first_label
+        # The kind's own options first, then the platform's.
+        platform = ("first", "time_control", "private")
+        self.order_fields([*(f for f in self.fields if f not in platform), *platform])
+
+    def kind_options(self) -> dict:
+        """The kind's own choices, as ``games.kinds.<kind>.KIND.new_options`` reads them."""
+        return {}
 
     def game_settings(self) -> GameSettings:
         data = self.cleaned_data
         return GameSettings(
-            edition=data["edition"],
-            expansion=data["expansion"],
-            remove_six=data["remove_six"],
+            kind=self.kind,
+            options=self.kind_options(),
             first=data["first"],
             private=data["private"],
             time_control=data["time_control"],

@@ -13,10 +13,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
+from games import engine
 from games.clock import NO_CLOCK, TimeControl
-from games.engine import basilica as engine
-
-ENGINE_VERSION = "1"
 
 
 def new_seed() -> int:
@@ -88,7 +86,13 @@ class Game(models.Model):
         null=True,
         blank=True,
     )
-    edition = models.CharField(max_length=4, choices=Edition.choices, default=Edition.E2022)
+    kind = models.CharField(
+        max_length=20, default="basilica", help_text="the game kind: its key in games.kinds"
+    )
+    # Basilica's edition, kept in a column of its own for lists; blank for other games.
+    edition = models.CharField(
+        max_length=4, choices=Edition.choices, default=Edition.E2022, blank=True
+    )
     options = models.JSONField(help_text="the engine's Options, as JSON")
     seed = models.BigIntegerField(default=new_seed, editable=False)
     private = models.BooleanField(default=False, help_text="an invitation by link, not a seek")
@@ -113,7 +117,8 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
-    engine_version = models.CharField(max_length=10, default=ENGINE_VERSION)
+    # The version of the kind's engine the game is played on: a stored game replays on its own.
+    engine_version = models.CharField(max_length=10, default="1")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -137,8 +142,30 @@ class Game(models.Model):
         return " vs ".join(names)
 
     @property
-    def engine_options(self) -> engine.Options:
-        return engine.Options.from_json(self.options)
+    def engine(self) -> engine.GameEngine:
+        return engine.engine_for(self.kind)
+
+    @property
+    def engine_options(self):
+        return self.engine.Options.from_json(self.options)
+
+    @property
+    def kind_title(self) -> str:
+        return self.engine.TITLE
+
+    @property
+    def summary(self) -> str:
+        """The game and its options in a few words: "Basilica, 2022 edition, with Festum…"."""
+        from games import kinds  # the kinds' presenters import this module
+
+        return kinds.of(self).describe(self.options)
+
+    @property
+    def first_role(self) -> str:
+        """Who takes the game's first role, in its words: "ann moves first"."""
+        from games import kinds
+
+        return kinds.of(self).first_role(self.options, self.seat0.username if self.seat0 else "?")
 
     @property
     def clock_control(self) -> TimeControl:

@@ -21,7 +21,6 @@ from games.live import version
 from games.models import Game
 from games.presenters import game_context
 
-PUSHED_PARTIALS = ("status", "market", "board", "log")
 _RENDERED_MAX = 512  # pushes of about 20-60 KB each: at most about 30 MB
 
 _rendered: OrderedDict[tuple, str] = OrderedDict()
@@ -95,7 +94,8 @@ def render_partials(game: Game, user, csrf_token: str) -> str:
     state = services.load_state(game)
     context = game_context(game, state, user)
     context.update(oob=True, csrf_token=csrf_token)
-    return "".join(render_to_string(f"games/game.html#{name}", context) for name in PUSHED_PARTIALS)
+    kind = context["kind"]
+    return "".join(render_to_string(f"{kind.template}#{name}", context) for name in kind.pushed)
 
 
 def forget_rendered() -> None:

@@ -12,15 +12,15 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from threading import Lock
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import timing, vacation
+from games import kinds, timing, vacation
 from games.clock import TimeControl
-from games.engine import basilica as engine
+from games.engine.interface import GameAction, GameState
 from games.models import Action, Game
 
 log = logging.getLogger(__name__)
@@ -50,36 +50,34 @@ class StaleMove(MoveRejected):
 
 @dataclass(frozen=True)
 class GameSettings:
-    """What a creator chooses in the lobby. New options (clocks) grow here."""
+    """What a creator chooses in the lobby: the game kind and its own options (as its form
+    reads them), which seat takes the kind's first role, the clock, seek or invitation."""
 
-    edition: str = "2022"
-    expansion: bool = False
-    remove_six: bool = False
+    kind: str = "basilica"
+    options: dict = field(default_factory=dict)
     first: str = "random"  # "me", "opponent" or "random"
     private: bool = False
     time_control: str = "none"  # see games.clock.TimeControl
 
 
 def create_game(user, settings: GameSettings) -> Game:
-    # The creator always sits in seat 0; who moves first is decided now, as the rules say.
+    # The creator always sits in seat 0; who takes the first role is decided now, as the rules say.
     TimeControl.parse(settings.time_control)  # refuses an unknown control
+    kind = kinds.get(settings.kind)
     if settings.first == "me":
         first = 0
     elif settings.first == "opponent":
         first = 1
     else:
         first = secrets.randbelow(2)
-    options = engine.Options(
-        edition=settings.edition,
-        expansion=settings.expansion,
-        remove_six=settings.expansion and settings.remove_six,
-        first_player=first,
-    )
+    options = kind.new_options(settings.options, first)
     return Game.objects.create(
         created_by=user,
         seat0=user,
-        edition=settings.edition,
+        kind=kind.key,
+        edition=options.to_json().get("edition", ""),
         options=options.to_json(),
+        engine_version=kind.engine.VERSION,
         private=settings.private,
         time_control=settings.time_control,
     )
@@ -118,19 +116,19 @@ def cancel_game(game: Game, user) -> Game:
 # -- the state: replayed from the log, cached by (game, seq) ---------------------------------
 
 _CACHE_SIZE = 256
-_cache: OrderedDict[int, tuple[int, engine.State]] = OrderedDict()
+_cache: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
 _cache_lock = Lock()
 
 
-def replay_game(game: Game, upto: int | None = None) -> engine.State:
+def replay_game(game: Game, upto: int | None = None) -> GameState:
     """The state rebuilt from the log alone (the truth), optionally after action ``upto``."""
     actions = game.actions.order_by("seq")
     if upto is not None:
         actions = actions.filter(seq__lte=upto)
-    return engine.replay(game.engine_options, game.seed, [a.data for a in actions])
+    return game.engine.replay(game.engine_options, game.seed, [a.data for a in actions])
 
 
-def load_state(game: Game) -> engine.State:
+def load_state(game: Game) -> GameState:
     """The game's current state: a cached copy if it is for this seq, else a replay."""
     with _cache_lock:
         hit = _cache.get(game.pk)
@@ -144,13 +142,13 @@ def load_state(game: Game) -> engine.State:
     return state
 
 
-def _cached_state(game: Game) -> engine.State | None:
+def _cached_state(game: Game) -> GameState | None:
     with _cache_lock:
         hit = _cache.get(game.pk)
     return hit[1] if hit and hit[0] == game.seq else None
 
 
-def _remember(game_id: int, seq: int, state: engine.State) -> None:
+def _remember(game_id: int, seq: int, state: GameState) -> None:
     with _cache_lock:
         _cache[game_id] = (seq, state)
         _cache.move_to_end(game_id)
@@ -167,10 +165,10 @@ def forget_cached_states() -> None:
 
 # The state at the start of the last run of one player's actions: what "the last move" changed
 # is the difference between its view and the current one. Kept by (game, seq of that start).
-_run_starts: OrderedDict[int, tuple[int, engine.State]] = OrderedDict()
+_run_starts: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
 
 
-def last_run_start(state: engine.State) -> int:
+def last_run_start(state: GameState) -> int:
     """How many actions came before the trailing run of actions by one player (0 if none)."""
     history = state.history
     start = len(history)
@@ -179,7 +177,7 @@ def last_run_start(state: engine.State) -> int:
     return start
 
 
-def load_run_start(game: Game, state: engine.State) -> engine.State:
+def load_run_start(game: Game, state: GameState) -> GameState:
     """The state just before the last player's trailing run of actions began."""
     start = last_run_start(state)
     with _cache_lock:
@@ -192,7 +190,7 @@ def load_run_start(game: Game, state: engine.State) -> engine.State:
     return before
 
 
-def _remember_run_start(game_id: int, start: int, state: engine.State) -> None:
+def _remember_run_start(game_id: int, start: int, state: GameState) -> None:
     with _cache_lock:
         _run_starts[game_id] = (start, state)
         _run_starts.move_to_end(game_id)
@@ -219,8 +217,8 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     A move that arrives after its player's clock ran out ends the game instead, and is refused.
     """
     try:
-        action = engine.Action.from_json(data)
-    except engine.IllegalAction as error:
+        action = game.engine.Action.from_json(data)
+    except game.engine.IllegalAction as error:
         raise MoveRejected(str(error)) from None
     try:
         with transaction.atomic():
@@ -238,7 +236,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     return game
 
 
-def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int) -> None:
+def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -> None:
     if game.status != Game.Status.ACTIVE:
         raise StaleMove(ending_words(game) if game.over else "this game is not in play")
     if expected_seq != game.seq:
@@ -247,8 +245,8 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
     if state.to_decide != seat:
         raise NotAllowed("it is not your decision now")
     try:
-        following = engine.apply_action(state, action)
-    except engine.IllegalAction as error:
+        following = game.engine.apply_action(state, action)
+    except game.engine.IllegalAction as error:
         raise MoveRejected(str(error)) from None
     made = Action.objects.create(
         game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
@@ -265,7 +263,7 @@ def _apply(game: Game, seat: int, user, action: engine.Action, expected_seq: int
     transaction.on_commit(lambda: _after_change(game, previous_decider=seat, state=following))
 
 
-def _record_progress(game: Game, state: engine.State) -> None:
+def _record_progress(game: Game, state: GameState) -> None:
     game.to_decide = state.to_decide
     game.scores = list(state.returns())
     if state.finished:
@@ -462,16 +460,16 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
 
 def _start_rematch(game: Game) -> Game:
     """Same options, seats swapped: whoever moved second now moves first."""
-    options = game.engine_options
-    first_user = game.player(1 - options.first_player)
+    # The options name roles by seat; swapping the seats gives each role to the other player.
     seat0, seat1 = game.seat1, game.seat0
-    swapped = options.with_first_player(0 if seat0 == first_user else 1)
     rematch = Game.objects.create(
         created_by=seat0,
         seat0=seat0,
         seat1=seat1,
+        kind=game.kind,
         edition=game.edition,
-        options=swapped.to_json(),
+        options=game.options,
+        engine_version=game.engine_version,
         private=game.private,
         time_control=game.time_control,
         status=Game.Status.ACTIVE,

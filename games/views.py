@@ -19,30 +19,28 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from games import diagrams, errors, notify, services, timing, vacation
-from games.engine.basilica.components import (
-    ASSUMED,
-    BASE_ORDER_COUNTS,
-    EDITIONS,
-    ORDER_NAMES,
-    RANK_NAMES,
-)
-from games.engine.basilica.components import Options as EngineOptions
-from games.forms import NewGameForm, NotificationSettingsForm, PlaySettingsForm, VacationForm
+from games import errors, kinds, notify, services, timing, vacation
+from games.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.models import Game, Notification
 from games.presenters import game_context
 from games.ratelimit import limited
 from games.validation import MOVE_BODY_MAX, body_at_most
 
-PARTIALS = {"live", "play", "board", "market", "status", "log"}
 LOBBY_NOW = 8  # games being played now, on the lobby; the rest on their own page
 NOW_PER_PAGE = 30
 
 
-def _lobby_context(user, form: NewGameForm) -> dict:
+def _lobby_context(user, posted=None) -> dict:
+    """The lobby; ``posted`` is a refused form, shown again with its errors in its kind's place."""
+    forms = []
+    for kind in kinds.all_kinds():
+        form = posted if posted is not None and posted.kind == kind.key else kind.options_form()
+        forms.append({"kind": kind, "form": form, "open": form is posted})
+    if posted is None:
+        forms[0]["open"] = True
     return {
         "seeks": Game.objects.open_seeks().select_related("seat0").order_by("-created_at"),
-        "form": form,
+        "forms": forms,
         "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
         "now": now_rows(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
@@ -52,7 +50,7 @@ def _lobby_context(user, form: NewGameForm) -> dict:
 @require_GET
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = _lobby_context(request.user, NewGameForm())
+    context = _lobby_context(request.user)
     if request.htmx:
         return render(request, "games/lobby.html#seeks", context)
     return render(request, "games/lobby.html", context)
@@ -62,7 +60,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @limited("create_game")
 def create(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST)
+    try:
+        kind = kinds.get(request.POST.get("kind", ""))
+    except KeyError:
+        messages.error(
+            request, "That form was not one of the lobby's: choose a game and try again."
+        )
+        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+    form = kind.options_form(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", _lobby_context(request.user, form), status=400)
     game = services.create_game(request.user, form.game_settings())
@@ -149,12 +154,12 @@ def _render_game(request, game, status=200, error="", pick=None, partial=None):
         # Answer with the region the request will swap: a move form and the page's catch-up
         # replace the whole live region (log included), a pick link only the play area.
         partial = partial or request.GET.get("partial") or request.htmx.target
-        if partial not in PARTIALS:
+        if partial not in context["kind"].partials:
             partial = "play"
         # The header's count of games waiting comes with the push, not here: a push may detach
         # this request's form first, and htmx then finds no header for an out-of-band swap.
-        return render(request, f"games/game.html#{partial}", context, status=status)
-    return render(request, "games/game.html", context, status=status)
+        return render(request, f"{context['kind'].template}#{partial}", context, status=status)
+    return render(request, context["kind"].template, context, status=status)
 
 
 @require_POST
@@ -264,21 +269,14 @@ def now_rows(games) -> list[dict]:
     ]
 
 
-@require_http_methods(["GET"])
-def rules(request: HttpRequest, edition: str = "2022") -> HttpResponse:
-    if edition not in EDITIONS:
-        raise Http404("no such edition")
-    options = EngineOptions(edition=edition)
-    context = {
-        "edition": edition,
-        "options": options,
-        "ranks": [RANK_NAMES[r] for r in options.ranks],
-        "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
-        "assumed": ASSUMED,
-        "editions": list(EDITIONS),
-        **diagrams.rules_context(edition),
-    }
-    return render(request, "games/rules.html", context)
+@require_GET
+def rules(request: HttpRequest, kind: str = "basilica", edition: str | None = None) -> HttpResponse:
+    """A game's rules page, as its kind draws it (Basilica's by edition)."""
+    try:
+        game_kind = kinds.get(kind)
+    except KeyError:
+        raise Http404("no such game") from None
+    return game_kind.rules(request, edition)
 
 
 # -- the end of a game: resign, abort, rematch -------------------------------------------------

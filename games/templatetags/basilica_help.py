@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django import template
 
-from games import help as words
+from games.kinds.basilica import help as words
 
 register = template.Library()
 
@@ -39,6 +39,6 @@ def track_caption(edition: str, crown_spaces) -> str:
     return words.track_caption(edition, crown_spaces)
 
 
-@register.inclusion_tag("games/_legend.html")
+@register.inclusion_tag("games/basilica/_legend.html")
 def symbol_legend(edition: str = "2022", expansion: bool = False, opened: bool = False) -> dict:
     return {"legend": words.legend(edition, bool(expansion)), "opened": opened}

@@ -8,8 +8,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import story
 from games.engine import basilica as engine
+from games.kinds.basilica import story
 
 from .a11y import assert_accessible
 from .site import Table, arrived, open_game, screenshot, seq_of

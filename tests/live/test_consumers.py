@@ -32,7 +32,7 @@ def session_cookie(user: User) -> bytes:
 def started_game(private: bool = False, edition: str = "2022") -> Game:
     ann, bob = make_user("ann"), make_user("bob")
     game = services.create_game(
-        ann, services.GameSettings(edition=edition, first="me", private=private)
+        ann, services.GameSettings(options={"edition": edition}, first="me", private=private)
     )
     # Loaded with its players, so async tests never touch the database lazily.
     return Game.objects.select_related("seat0", "seat1").get(pk=services.accept_game(game, bob).pk)

@@ -32,7 +32,7 @@ from games import services
 from games.engine import basilica as engine
 ann = User.objects.create_user("ann", "ann@example.com", "a long enough password 1")
 bob = User.objects.create_user("bob", "bob@example.com", "a long enough password 2")
-game = services.create_game(ann, services.GameSettings(edition="2010", first="me"))
+game = services.create_game(ann, services.GameSettings(options={"edition": "2010"}, first="me"))
 game = services.accept_game(game, bob)
 move = engine.legal_actions(services.load_state(game))[0].to_json()
 sessions = {}

@@ -25,10 +25,21 @@ def make_staff(username: str = "referee"):
     return make_user(username, is_staff=True, is_superuser=True)
 
 
+def lobby_form(kind: str = "basilica", **fields) -> dict:
+    """The lobby's form for a game of ``kind`` as a browser posts it (fields carry its prefix)."""
+    return {"kind": kind, **{f"{kind}-{name}": value for name, value in fields.items()}}
+
+
+PLATFORM_SETTINGS = ("kind", "first", "private", "time_control")
+
+
 def open_game(creator=None, **settings) -> Game:
-    """A game waiting for an opponent; ``settings`` are those of the lobby form."""
-    settings.setdefault("first", "me")
-    return services.create_game(creator or make_user(), services.GameSettings(**settings))
+    """A game waiting for an opponent; ``settings`` are those of the lobby form: the platform's
+    (kind, first, private, time_control) and the kind's own options (edition, expansion, …)."""
+    platform = {key: settings.pop(key) for key in PLATFORM_SETTINGS if key in settings}
+    platform.setdefault("first", "me")
+    game_settings = services.GameSettings(options=settings, **platform)
+    return services.create_game(creator or make_user(), game_settings)
 
 
 def started_game(seat0=None, seat1=None, seed: int = 1122, **settings) -> Game:

@@ -8,6 +8,7 @@ import random
 import pytest
 from django.test import Client
 from django.urls import reverse
+from factories import lobby_form
 
 from games import services
 from games.engine import basilica as engine
@@ -29,7 +30,7 @@ def sign_up(username: str) -> Client:
 def test_two_new_players_play_a_whole_game_from_the_lobby_to_the_result():
     alice, bob = sign_up("alice"), sign_up("bob")
     alice.post(
-        reverse("games:create"), {"edition": "2022", "first": "random", "time_control": "3d"}
+        reverse("games:create"), lobby_form(edition="2022", first="random", time_control="3d")
     )
     game = Game.objects.get()
     bob.post(reverse("games:accept", args=[game.pk]))

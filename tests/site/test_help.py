@@ -9,8 +9,6 @@ import re
 import pytest
 from django.template import Context, Template
 
-from games import diagrams
-from games import help as words
 from games.engine.basilica import Action, Options, apply_action, legal_actions, new_game, view
 from games.engine.basilica.components import (
     ALTAR,
@@ -21,6 +19,8 @@ from games.engine.basilica.components import (
     RANK_NAMES,
 )
 from games.engine.basilica.state import Cell
+from games.kinds.basilica import diagrams
+from games.kinds.basilica import help as words
 
 EDITION_LIST = list(EDITIONS)
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import make_user, open_game, started_game
+from factories import lobby_form, make_user, open_game, started_game
 
 from games.models import Game
 
@@ -48,7 +48,7 @@ def test_opening_a_game_leads_to_its_waiting_page():
     alice = make_user("alice")
     client = client_for(alice)
     response = client.post(
-        reverse("games:create"), {"edition": "2010", "first": "me", "time_control": "none"}
+        reverse("games:create"), lobby_form(edition="2010", first="me", time_control="none")
     )
     game = Game.objects.get()
     assert response.url == game.get_absolute_url()
@@ -58,7 +58,7 @@ def test_opening_a_game_leads_to_its_waiting_page():
 
 def test_an_impossible_choice_in_the_lobby_form_is_explained():
     client = client_for(make_user())
-    response = client.post(reverse("games:create"), {"edition": "2022", "remove_six": "on"})
+    response = client.post(reverse("games:create"), lobby_form(edition="2022", remove_six="on"))
     assert response.status_code == 400
     assert "Removing six tiles is part of the expansion" in response.text
     assert not Game.objects.exists()

@@ -14,9 +14,10 @@ from django.utils import timezone
 from django.utils.html import escape
 from factories import finished_game, make_user, open_game, play_randomly, started_game
 
-from games import services, story
+from games import services
 from games.engine.basilica import view
 from games.engine.basilica.components import ASSUMED
+from games.kinds.basilica import story
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

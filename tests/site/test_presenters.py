@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.presenters import turn_note
+from games.kinds.basilica.presenters import turn_note
 
 
 def seen(kind: str, to_decide: int, active: int = 0, left: int = 2) -> dict:

@@ -7,7 +7,7 @@ from conftest import client_for
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
-from factories import PASSWORD, make_staff, make_user
+from factories import PASSWORD, lobby_form, make_staff, make_user
 
 from games.models import Game
 
@@ -104,7 +104,7 @@ def test_game_creation_from_one_address_stops_at_the_limit(settings):
     client = client_for(make_user())
     for _ in range(3):
         response = client.post(
-            reverse("games:create"), {"edition": "2022", "first": "me", "time_control": "3d"}
+            reverse("games:create"), lobby_form(edition="2022", first="me", time_control="3d")
         )
     assert response.status_code == 429
     assert "new games" in response.text

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from test_headers import inline_code
 
-from games import diagrams
 from games.engine.basilica.components import EDITIONS, ORDER_NAMES, ORDERS, PAID_ORDERS, RANK_NAMES
+from games.kinds.basilica import diagrams
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from games.engine.basilica.components import (
     SCAFFOLD,
     STRONGMAN,
 )
-from games.story import (
+from games.kinds.basilica.story import (
     entry_cells,
     entry_text,
     last_move,

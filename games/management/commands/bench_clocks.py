@@ -91,7 +91,7 @@ class Command(BaseCommand):
             )
 
     def long_live_game(self, ann, bob) -> Game:
-        settings = services.GameSettings(edition="2022", first="me", time_control="30+20")
+        settings = services.GameSettings(first="me", time_control="30+20")
         game = services.accept_game(services.create_game(ann, settings), bob)
         rng = random.Random(3)
         state, actions = services.load_state(game), []
@@ -113,6 +113,6 @@ class Command(BaseCommand):
         return game
 
     def many_correspondence_games(self, ann, bob, count: int) -> None:
-        settings = services.GameSettings(edition="2022", first="me", time_control="3d")
+        settings = services.GameSettings(first="me", time_control="3d")
         for _ in range(count):
             services.accept_game(services.create_game(ann, settings), bob)

@@ -45,7 +45,7 @@ class Command(BaseCommand):
     def bench(self, moves: int) -> None:
         ann = User.objects.create_user("bench-ann", password="a long enough password 1")
         bob = User.objects.create_user("bench-bob", password="a long enough password 2")
-        game = services.create_game(ann, services.GameSettings(edition="2022", first="me"))
+        game = services.create_game(ann, services.GameSettings(first="me"))
         game = services.accept_game(game, bob)
         clients = [Client(), Client()]
         clients[0].force_login(ann)

@@ -45,7 +45,7 @@ def resident_mb() -> float:
 def new_game(name: str, expansion: bool = False) -> Game:
     ann = User.objects.create_user(f"{name}-a", password=PASSWORD)
     bob = User.objects.create_user(f"{name}-b", password=PASSWORD)
-    settings = services.GameSettings(edition="2022", expansion=expansion, first="me")
+    settings = services.GameSettings(options={"expansion": expansion}, first="me")
     game = services.accept_game(services.create_game(ann, settings), bob)
     return Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
 

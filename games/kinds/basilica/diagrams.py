@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games import help as words
 from games.engine.basilica import Options, score_cathedral
 from games.engine.basilica.components import (
     ALTAR,
@@ -28,6 +27,7 @@ from games.engine.basilica.components import (
     RECRUIT,
     SCAFFOLD,
 )
+from games.kinds.basilica import help as words
 
 _CELL = re.compile(
     r"(?P<colors>[YBRG]{1,2})(?P<crown>\^)?(?:(?P<player>[12])(?P<rank>[AMSJ])?)?"

@@ -1,0 +1,67 @@
+"""The registry of the games the site hosts.
+
+Each game kind is a package beside this one (``games.kinds.basilica``) that hands the platform a
+single ``KIND``: its pure engine (``games.engine.<kind>``), its options form, its game page (a
+template with the partials ``live``, ``play``, ``status``, ``board`` and ``log``), the presenter
+that fills that page from the engine's per-viewer ``view``, and its rules page. The lobby, the
+service that applies moves, pushes, clocks, notifications and admin review know a game only
+through this object; adding a game adds a package and a line to ``REGISTERED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from games.engine import GameEngine, engine_for
+
+# The order the lobby offers them in.
+REGISTERED = ("basilica",)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    key: str
+    engine: GameEngine
+    template: str  # the game page; its partials are what HTMX requests and pushes render
+    page_context: Callable[..., dict]  # (game, state, base context, pick) -> the kind's part
+    options_form: type  # a Django form of the kind's options: see games.forms.NewGameForm
+    new_options: Callable[[dict, int], Any]  # (the form's choices, seat of the first role)
+    describe: Callable[[dict], str]  # stored options -> "Basilica, 2022 edition, with …"
+    first_role: Callable[[dict, str], str]  # (stored options, seat 0's name) -> "ann moves first"
+    rules: Callable[..., Any]  # the rules page view: (request, variant=None) -> response
+    # The admin's review of the full state: the kind's secrets, as its template shows them.
+    review: Callable[[Any], dict] | None = None
+    review_template: str = ""
+    blurb: str = ""  # one line for the lobby and the home page
+    # The partials a push swaps out of band, and with "live" and "play" what HTMX may ask for.
+    pushed: tuple[str, ...] = ("status", "board", "log")
+
+    @property
+    def partials(self) -> frozenset[str]:
+        return frozenset({"live", "play", *self.pushed})
+
+    @property
+    def title(self) -> str:
+        return self.engine.TITLE
+
+
+def get(key: str) -> GameKind:
+    """The kind called ``key``; KeyError for a kind the site does not host."""
+    if key not in REGISTERED:
+        raise KeyError(key)
+    return import_module(f"games.kinds.{key}").KIND
+
+
+def of(game) -> GameKind:
+    return get(game.kind)
+
+
+def all_kinds() -> list[GameKind]:
+    return [get(key) for key in REGISTERED]
+
+
+def choices() -> list[tuple[str, str]]:
+    return [(key, engine_for(key).TITLE) for key in REGISTERED]

@@ -1,0 +1,91 @@
+"""Basilica on the site: its options form, its game page and presenter, its rules page."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games.engine import basilica as engine
+from games.engine.basilica.components import (
+    ASSUMED,
+    BASE_ORDER_COUNTS,
+    EDITIONS,
+    ORDER_NAMES,
+    RANK_NAMES,
+)
+from games.kinds import GameKind
+from games.kinds.basilica import diagrams
+from games.kinds.basilica.forms import BasilicaForm
+from games.kinds.basilica.presenters import page_context
+
+
+def new_options(choices: dict, first: int) -> engine.Options:
+    expansion = bool(choices.get("expansion", False))
+    return engine.Options(
+        edition=choices.get("edition", "2022"),
+        expansion=expansion,
+        remove_six=expansion and bool(choices.get("remove_six", False)),
+        first_player=first,
+    )
+
+
+def describe(options: dict) -> str:
+    words = f"Basilica, {options.get('edition', '2022')} edition"
+    if options.get("expansion"):
+        words += ", with Festum Fatuorum"
+        if options.get("remove_six"):
+            words += " (6 tiles removed)"
+    return words
+
+
+def first_role(options: dict, creator: str) -> str:
+    if options.get("first_player", 0) == 0:
+        return f"{creator} moves first"
+    return "the opponent moves first"
+
+
+def rules(request: HttpRequest, edition: str | None = None) -> HttpResponse:
+    edition = edition or "2022"
+    if edition not in EDITIONS:
+        raise Http404("no such edition")
+    options = engine.Options(edition=edition)
+    context = {
+        "edition": edition,
+        "options": options,
+        "ranks": [RANK_NAMES[r] for r in options.ranks],
+        "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
+        "assumed": ASSUMED,
+        "editions": list(EDITIONS),
+        **diagrams.rules_context(edition),
+    }
+    return render(request, "games/basilica/rules.html", context)
+
+
+def review(state: engine.State) -> dict:
+    """What a referee sees and the players do not: the stack in order, the piles, the picks."""
+    full = state.to_json()
+    tiles = [t.to_json() for t in state.tiles]
+    return {
+        "stack": [tiles[t] for t in reversed(full["stack"])],
+        "discard": [tiles[t] for t in full["discard"]],
+        "removed": [tiles[t] for t in full["removed"]],
+        "jester_picks": full["jester_picks"],
+        "pending": full["pending"],
+    }
+
+
+KIND = GameKind(
+    key="basilica",
+    engine=engine,
+    template="games/basilica/game.html",
+    page_context=page_context,
+    options_form=BasilicaForm,
+    new_options=new_options,
+    describe=describe,
+    first_role=first_role,
+    rules=rules,
+    review=review,
+    review_template="games/basilica/_review.html",
+    pushed=("status", "market", "board", "log"),
+    blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
+)

@@ -1,0 +1,377 @@
+"""Shaping a viewer's view of the game for the templates. Rules are never decided here: every
+number comes from ``engine.view`` and every clickable thing from ``engine.legal_actions``."""
+
+from __future__ import annotations
+
+from games import services
+from games.engine import basilica as engine
+from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.basilica.state import WIDTH
+from games.kinds.basilica import help, story
+from games.kinds.basilica.choices import Choices, label, offer, parse_pick
+from games.models import Game
+
+PROMPTS = {
+    "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
+    "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}: click a highlighted "
+    "cell to pay and do it, or decline.",
+    "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
+    "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
+    "second_altar": "Altar: place a second altar on a highlighted vault, or stop at one.",
+    "jester": "Scoring: choose the extra colour of your Jester at c{col}r{row}. "
+    "Your opponent will not see it until the scoring.",
+}
+# What to click next once a tile is picked, by the order on its back (or "vault").
+PICK_HINTS = {
+    "vault": "Now choose a highlighted cell for this vault.",
+    "promote": "Promote: choose one of your builders, then its new rank.",
+    "move": "Move Builder: choose one of your builders, then the vault it moves to.",
+    "recruit": "Recruit: choose a vault with no builder.",
+    "confuse": "Confuse: choose one of your builders to send home; then an opponent's builder moves.",
+    "glass": "Stained Glass: choose a vault with one of your builders.",
+    "scaffold": "Scaffolding: choose the cell of the first scaffold.",
+    "disaster": "Disaster: choose a vault with no builder to discard.",
+    "altar": "Altar: choose a vault for the first altar.",
+}
+PAID_EFFECTS = {
+    "promote": "promote one of your builders to a rank other than {rank}",
+    "recruit": "place a builder on an empty vault next to one of yours",
+    "confuse": "choose yourself which of your builders moves, and where",
+}
+
+
+def page_context(game: Game, state: engine.State, base: dict, pick: str | None) -> dict:
+    """Basilica's part of the game page for the viewer of ``base`` (the platform's part)."""
+    seat, names = base["seat"], base["names"]
+    seen = engine.view(state, seat)
+    choices = Choices()
+    if seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat:
+        confirm = base["prefs"].confirms(live=game.clock_control.live)
+        choices = offer(engine.legal_actions(state), parse_pick(pick), confirm=confirm)
+    before = services.load_run_start(game, state)
+    changed = last_move(engine.view(before, seat), seen, names)
+    return {
+        "view": seen,
+        "choices": choices,
+        "rows": cathedral_rows(seen, choices, changed),
+        "market": market_columns(seen, choices, changed),
+        "players": player_panels(seen, names, seat, base["clocks"], changed),
+        "last_move": changed,
+        "your_turn": bool(choices.any),
+        "track": king_track(seen),
+        "track_caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
+        "legend": help.legend(seen["edition"], seen["expansion"]),
+        "prompt": prompt(seen, seat, picking=bool(choices.picked)),
+        "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
+        "picked": picked_words(seen, choices),
+        "preview": preview(seen),
+        "turns": story.log_turns(seen, names),
+        "scorings": [story.scoring_breakdown(seen, n, names) for n in story.scoring_numbers(seen)],
+        "result": result_line(seen, names, seat),
+        "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
+    }
+
+
+def _cell_label(cell: dict) -> str:
+    if cell["scaffold"]:
+        return "scaffolding"
+    parts = ["/".join(COLOR_NAMES[c] for c in cell["colors"]) + " vault"]
+    if cell["crown"]:
+        parts.append("crowned")
+    if cell["builder"]:
+        rank = cell["builder"]["rank"]
+        who = f"builder of player {cell['builder']['player'] + 1}"
+        parts.append(f"{RANK_NAMES[rank]} {who}" if rank else who)
+    if cell["glass"]:
+        parts.append("stained glass")
+    if cell["altar"]:
+        parts.append("altar")
+    return ", ".join(parts)
+
+
+PLAYER_NUMBERS = ("score", "coins", "builders", "promotion_tokens", "in_cathedral")
+
+
+def last_move(before: dict, seen: dict, names: list[str]) -> dict:
+    """What the last player to act changed since the other one last acted, as ``viewer`` sees
+    it: both views are the engine's views for the same viewer, so nothing hidden shows through.
+
+    ``cells`` and ``slots`` are marked on the board and market until the next move; after a
+    scoring (which slides the whole cathedral down) only the scoring itself is shown.
+    """
+    log = seen["log"]
+    if not log:
+        return {}
+    first = len(before["log"]) + 1
+    run = log[first - 1 :]
+    scored = any(e["kind"] == "scoring" and e["seq"] >= first for e in seen["events"])
+    cells: set[str] = set()
+    if not scored:
+        old = {(c["col"], c["row"]): c for c in before["cathedral"]}
+        new = {(c["col"], c["row"]): c for c in seen["cathedral"]}
+        cells = {
+            f"{col},{row}"
+            for col, row in old.keys() | new.keys()
+            if old.get((col, row)) != new.get((col, row))
+        }
+    slots = {
+        (side, i)
+        for side in ("orders", "vaults")
+        for i, (was, now) in enumerate(
+            zip(before["market"][side], seen["market"][side], strict=True)
+        )
+        if (was or {}).get("id") != (now or {}).get("id")
+    }
+    numbers = [
+        {k for k in PLAYER_NUMBERS if before["players"][p][k] != seen["players"][p][k]}
+        for p in (0, 1)
+    ]
+    player = run[-1]["player"]
+    return {
+        "player": player,
+        "who": names[player] if player is not None else "",
+        "first_seq": first,
+        "seq": seen["seq"],
+        "text": story.move_summary(run, names),
+        "cells": cells,
+        "slots": slots,
+        "numbers": numbers,
+        "scored": scored,
+    }
+
+
+def _cell_classes(cell: dict | None, **marks: bool) -> str:
+    classes = ["cell"]
+    if cell:
+        colors = cell["colors"]
+        if cell["scaffold"]:
+            classes.append("scaffold")
+        else:
+            classes.append(f"c{colors}")
+            if len(colors) > 1:
+                classes.append("wild")
+    else:
+        classes.append("void")
+    classes.extend(name for name, on in marks.items() if on)
+    return " ".join(classes)
+
+
+def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[list[dict]]:
+    """Rows of the cathedral, the far end first and row 0 (against the board) last."""
+    cells = {(c["col"], c["row"]): c for c in seen["cathedral"]}
+    targets = {tuple(int(x) for x in key.split(",")): ch for key, ch in choices.cells.items()}
+    top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
+    picked = set(choices.picked_cells)
+    new = (changed or {}).get("cells", set())
+    rows = []
+    for row in range(top, -1, -1):
+        line = []
+        for col in range(WIDTH):
+            key = f"{col},{row}"
+            cell = cells.get((col, row))
+            choice = targets.get((col, row))
+            line.append(
+                {
+                    "col": col,
+                    "row": row,
+                    "key": key,
+                    "cell": cell,
+                    "classes": _cell_classes(
+                        cell, target=choice is not None, picked=key in picked, changed=key in new
+                    ),
+                    "label": _cell_label(cell) if cell else "empty",
+                    "choice": choice,
+                    "jester": seen["jester_picks"].get(key),
+                }
+            )
+        rows.append(line)
+    return rows
+
+
+def market_columns(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
+    slots = (changed or {}).get("slots", set())
+    columns = []
+    for slot in range(3):
+        order = seen["market"]["orders"][slot]
+        vault = seen["market"]["vaults"][slot]
+        columns.append(
+            {
+                "order": order,
+                "order_name": ORDER_NAMES[order["order"]] if order else "",
+                "order_choice": choices.tiles.get(order["id"]) if order else None,
+                "order_changed": ("orders", slot) in slots,
+                "order_tip": tile_tip(order, seen, "order") if order else "",
+                "vault": vault,
+                "vault_choice": choices.tiles.get(vault["id"]) if vault else None,
+                "vault_changed": ("vaults", slot) in slots,
+                "vault_tip": tile_tip(vault, seen, "vault") if vault else "",
+                "order_picked": bool(order) and choices.picked_tile == order["id"],
+                "vault_picked": bool(vault) and choices.picked_tile == vault["id"],
+            }
+        )
+    return columns
+
+
+def tile_tip(tile: dict, seen: dict, side: str) -> str:
+    """The tooltip of a market tile: what taking it does (the words of games.help)."""
+    edition = seen["edition"]
+    vault = help.vault_help(tile["colors"], tile["crown"], edition)
+    if side == "vault":
+        return vault
+    does = help.order_help(tile["order"], edition, seen["expansion"], tile["paid"])
+    return f"{does} Its other side: {vault}"
+
+
+def player_panels(
+    seen: dict,
+    names: list[str],
+    seat: int | None,
+    seat_clocks: list[dict],
+    changed: dict | None = None,
+) -> list[dict]:
+    numbers = (changed or {}).get("numbers", [set(), set()])
+    return [
+        {
+            "changed": numbers[p],
+            "seat": p,
+            "clock": seat_clocks[p],
+            "name": names[p],
+            "you": p == seat,
+            "active": seen["active_player"] == p and not seen["finished"],
+            "deciding": seen["to_decide"] == p,
+            "note": turn_note(seen, p),
+            **seen["players"][p],
+        }
+        for p in (0, 1)
+    ]
+
+
+FOLLOW_UP_NOTES = {
+    "paid": "to answer the paid-order offer",
+    "jester": "to choose a Jester colour for the scoring",
+    "confuse_move": "to finish the Confuse order",
+    "second_scaffold": "to place the second scaffold",
+    "second_altar": "to place a second altar, or not",
+}
+
+
+def turn_note(seen: dict, player: int) -> str:
+    """What the player's panel says about whose move it is."""
+    decision = seen["decision"]
+    if decision is None:
+        return ""
+    left = seen["actions_left"]
+    actions = f"{left} action{'' if left == 1 else 's'} left"
+    if seen["to_decide"] == player:
+        if decision["kind"] == "main":
+            return f"to play: {actions}"
+        return FOLLOW_UP_NOTES[decision["kind"]]
+    if seen["active_player"] == player:
+        if decision["kind"] == "jester":
+            return "waiting for the opponent's Jester colour"
+        return f"on turn, waiting for the opponent's answer: {actions}"
+    return ""
+
+
+def king_track(seen: dict) -> list[dict]:
+    last = seen["crown_spaces"][-1]
+    return [
+        {
+            "space": space,
+            "crown": space in seen["crown_spaces"],
+            "monarch": space == seen["king"],
+        }
+        for space in range(last + 1)
+    ]
+
+
+def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
+    decision = seen["decision"]
+    if decision is None or seat is None or seen["to_decide"] != seat:
+        return ""
+    kind = decision["kind"]
+    if kind == "main":
+        left = seen["actions_left"]
+        text = PROMPTS["main"].format(actions_left=left, plural="" if left == 1 else "s")
+        return text.split(". ")[0] + "." if picking else text  # the hint says what comes next
+    if kind == "paid":
+        effect = PAID_EFFECTS[decision["order"]].format(
+            rank=RANK_NAMES.get(decision.get("rank"), "")
+        )
+        return PROMPTS["paid"].format(order=ORDER_NAMES[decision["order"]], effect=effect)
+    if kind == "jester":
+        col, row = decision["at"]
+        return PROMPTS["jester"].format(col=col, row=row)
+    return PROMPTS[kind]
+
+
+def _market_tile(seen: dict, tile_id: int) -> tuple[str, dict] | None:
+    for side in ("orders", "vaults"):
+        for tile in seen["market"][side]:
+            if tile and tile["id"] == tile_id:
+                return side, tile
+    return None
+
+
+def pick_hint(seen: dict, choices: Choices) -> str:
+    if choices.picked_tile is None:
+        return ""
+    found = _market_tile(seen, choices.picked_tile)
+    if found is None:
+        return ""
+    side, tile = found
+    return PICK_HINTS["vault" if side == "vaults" else tile["order"]]
+
+
+def confirm_hint(state: engine.State, choices: Choices) -> str:
+    if choices.confirming is None:
+        return ""
+    return f"Your move: {engine.describe_action(state, choices.confirming)}. Send it?"
+
+
+def picked_words(seen: dict, choices: Choices) -> list[str]:
+    """The steps picked so far, in words ("Disaster", "c2r1", "Architect")."""
+    words = []
+    for token in choices.picked:
+        kind, _, value = token.partition(":")
+        found = _market_tile(seen, int(value)) if kind == "tile" and value.isdigit() else None
+        if found:
+            side, tile = found
+            name = (
+                "/".join(tile["colors"]) + " vault"
+                if side == "vaults"
+                else ORDER_NAMES[tile["order"]]
+            )
+            words.append(name)
+        else:
+            words.append(label(token))
+    return words
+
+
+def preview(seen: dict) -> dict:
+    """The "if scored now" preview of every area and who would take it (no Jester colours);
+    once the game is over, the final scoring as it was made."""
+    if seen["finished"]:
+        final = next((e for e in reversed(seen["events"]) if e["kind"] == "scoring"), None)
+        if final:
+            return {"title": "Final scoring", "points": final["points"], "areas": final["areas"]}
+    return {"title": "If scored now", **engine.score_cathedral(seen["cathedral"]).to_json()}
+
+
+def result_line(seen: dict, names: list[str], seat: int | None) -> str:
+    if not seen["finished"]:
+        return ""
+    scores = [p["score"] for p in seen["players"]]
+    winners = seen["winners"]
+    how = (
+        "after the third scoring"
+        if seen["termination"] == "third scoring"
+        else "when the stack ran out"
+    )
+    if len(winners) == 2:
+        return f"A shared victory at {scores[0]} points each, {how}."
+    winner = winners[0]
+    if seat is not None:
+        verdict = "You won" if winner == seat else "You lost"
+        return f"{verdict}, {scores[seat]} to {scores[1 - seat]}, {how}."
+    return f"{names[winner]} won, {scores[winner]} to {scores[1 - winner]}, {how}."
