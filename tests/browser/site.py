@@ -137,15 +137,21 @@ class Visitor:
         self.context.close()
 
 
-def open_game(site, creator: Visitor, joiner: Visitor, edition: str, seed: int) -> int:
-    """``creator`` opens a seek in the lobby (moving first), ``joiner`` accepts it; both end up
-    on the game page. The deal is fixed by ``seed``."""
+def open_game(
+    site, creator: Visitor, joiner: Visitor, edition: str, seed: int, kind: str = "basilica"
+) -> int:
+    """``creator`` opens a seek in the lobby (taking the first role: Basilica's first move,
+    Cathedral's Light), ``joiner`` accepts it; both end up on the game page. The deal is fixed
+    by ``seed``."""
     page = creator.page
     page.goto("/games/")
-    form = page.locator("#new-basilica")
-    form.locator("select[name=basilica-edition]").select_option(edition)
-    form.locator("select[name=basilica-first]").select_option("me")
-    form.get_by_role("button", name="Open a game of Basilica").click()
+    form = page.locator(f"#new-{kind}")
+    if not form.get_attribute("open"):
+        form.locator("summary").click()
+    if kind == "basilica":
+        form.locator("select[name=basilica-edition]").select_option(edition)
+    form.locator(f"select[name={kind}-first]").select_option("me")
+    form.get_by_role("button", name=re.compile("^Open a game of")).click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
     site.fix_deal(game_id, seed)

@@ -1,0 +1,44 @@
+"""Cathedral on the site: its options form, its game page and presenter, its rules page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games.engine import cathedral as engine
+from games.kinds import GameKind
+from games.kinds.cathedral.forms import CathedralForm
+from games.kinds.cathedral.presenters import page_context, rules_context
+
+
+def new_options(choices: dict, first: int) -> engine.Options:
+    return engine.Options(light=first, lehman=bool(choices.get("lehman", False)))
+
+
+def describe(options: dict) -> str:
+    return "Cathedral, Tom Lehman's variant" if options.get("lehman") else "Cathedral"
+
+
+def first_role(options: dict, creator: str) -> str:
+    if options.get("light", 0) == 0:
+        return f"{creator} plays Light"
+    return "the opponent plays Light"
+
+
+def rules(request: HttpRequest, variant: str | None = None) -> HttpResponse:
+    return render(request, "games/cathedral/rules.html", rules_context())
+
+
+KIND = GameKind(
+    key="cathedral",
+    engine=engine,
+    template="games/cathedral/game.html",
+    page_context=page_context,
+    options_form=CathedralForm,
+    new_options=new_options,
+    describe=describe,
+    first_role=first_role,
+    rules=rules,
+    pushed=("status", "hands", "board", "log"),
+    blurb="Wall off the city: place all your buildings, and keep your opponent from placing theirs.",
+)

@@ -1,0 +1,371 @@
+"""Cathedral's game page: the city, the hands, the prompt and the log, from the engine's view.
+
+A move is built by clicks the server understands without JavaScript (a tap on a phone): the
+building (``?pick=tower``), then one of the cells where its centre square may go
+(``tower.D4``), then an orientation among those legal at that cell (``tower.D4.1``), and
+"Place it here" posts the action. ``static/js/cathedral.js`` adds the ghost that follows the
+pointer, rotation by R, the wheel or a button, and placement by a click.
+"""
+
+from __future__ import annotations
+
+import json
+
+from games import services
+from games.engine import cathedral as engine
+from games.models import Game
+
+SIZE = engine.SIZE
+COLUMNS = "ABCDEFGHIJ"
+
+
+def label(col: int, row: int) -> str:
+    return f"{COLUMNS[col]}{row + 1}"
+
+
+def role_of(seat: int, seen: dict) -> str:
+    return "light" if seat == seen["light"] else "dark"
+
+
+def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
+    seat, names = base["seat"], base["names"]
+    seen = engine.view(state, seat)
+    mine = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
+    legal = _placements(engine.legal_actions(state)) if mine else {}
+    picked = _parse_pick(pick, legal)
+    before = engine.view(services.load_run_start(game, state), seat)
+    changed = _changed_cells(before, seen)
+    return {
+        "view": seen,
+        "rows": city_rows(seen, legal, picked, changed),
+        "hands": hands(seen, names, legal, picked, seat),
+        "players": player_panels(seen, names, seat, base["clocks"], before),
+        "picked": picked,
+        "ghost": _ghost_data(seen, legal, picked, seat),
+        "placement": _placement_form(legal, picked),
+        "turn_choices": _turn_choices(legal, picked),
+        "your_turn": mine,
+        "prompt": prompt(seen, seat, picked, mine),
+        "last_move": last_move(seen, names),
+        "turns": log_entries(seen, names),
+        "result": result_line(seen, names, seat),
+        "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
+        "confirm": base["prefs"].confirms(live=game.clock_control.live),
+    }
+
+
+# -- what the player may do --------------------------------------------------------------------
+
+
+def _placements(actions) -> dict[str, dict[int, dict[tuple[int, int], dict]]]:
+    """Legal placements by building, then turn, then the cell of the centre square."""
+    out: dict[str, dict[int, dict[tuple[int, int], dict]]] = {}
+    for action in actions:
+        data = action.to_json()
+        out.setdefault(data["building"], {}).setdefault(data["turn"], {})[
+            (data["col"], data["row"])
+        ] = data
+    return out
+
+
+def _parse_pick(pick: str | None, legal: dict) -> dict:
+    """The clicks so far, kept only as far as they are legal now (a stale pick falls back)."""
+    parts = (pick or "").split(".")
+    building = parts[0] if parts and parts[0] in legal else None
+    if building is None:
+        return {}
+    picked: dict = {"building": building, "name": engine.BUILDINGS[building]["name"]}
+    cell = _cell_of(parts[1]) if len(parts) > 1 else None
+    turns = [t for t in sorted(legal[building]) if cell in legal[building][t]]
+    if cell is None or not turns:
+        return picked
+    turn = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else turns[0]
+    if turn not in turns:
+        turn = turns[0]
+    picked.update(cell=cell, label=label(*cell), turn=turn, turns=turns)
+    picked["action"] = legal[building][turn][cell]
+    return picked
+
+
+def _cell_of(text: str) -> tuple[int, int] | None:
+    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+        return None
+    col, row = COLUMNS.index(text[0]), int(text[1:]) - 1
+    return (col, row) if 0 <= row < SIZE else None
+
+
+def _placement_form(legal: dict, picked: dict) -> str:
+    return json.dumps(picked["action"]) if "action" in picked else ""
+
+
+def _turn_choices(legal: dict, picked: dict) -> list[dict]:
+    """The other orientations legal at the picked cell, each a link."""
+    if "turns" not in picked or len(picked["turns"]) < 2:
+        return []
+    turns = picked["turns"]
+    following = turns[(turns.index(picked["turn"]) + 1) % len(turns)]
+    query = f"{picked['building']}.{picked['label']}.{following}"
+    return [{"query": query, "label": "Turn it"}]
+
+
+def _ghost_data(seen: dict, legal: dict, picked: dict, seat: int | None) -> str:
+    """For the script: each legal orientation of the picked building, its squares relative to
+    the centre square and the cells where that centre may go."""
+    if not picked or "action" in picked:
+        return ""  # with a cell picked, the server draws the building there
+    building = picked["building"]
+    side = "light" if building == "cathedral" else role_of(seat, seen)
+    turns = {}
+    for turn, cells in sorted(legal[building].items()):
+        turns[str(turn)] = {
+            "squares": engine.footprint(building, side, turn),
+            "cells": [label(*cell) for cell in sorted(cells)],
+        }
+    return json.dumps({"building": building, "turns": turns})
+
+
+# -- the city ----------------------------------------------------------------------------------
+
+
+def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
+    """What the last run of moves did to each cell: "changed" (built or claimed) or "captured"."""
+    out = {}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            was, now = before["cells"][row][col], seen["cells"][row][col]
+            if was and not now:
+                out[(col, row)] = "captured"
+            elif was != now or before["territory"][row][col] != seen["territory"][row][col]:
+                out[(col, row)] = "changed"
+    return out
+
+
+def city_rows(seen: dict, legal: dict, picked: dict, changed: dict) -> list[list[dict]]:
+    anchors: set[tuple[int, int]] = set()
+    if picked and "cell" not in picked:
+        for cells in legal[picked["building"]].values():
+            anchors.update(cells)
+    ghost = set(_ghost_cells(seen, picked))
+    rows = []
+    for row in range(SIZE):
+        line = []
+        for col in range(SIZE):
+            line.append(_cell(seen, col, row, anchors, ghost, changed, picked))
+        rows.append(line)
+    return rows
+
+
+def _ghost_cells(seen: dict, picked: dict) -> list[tuple[int, int]]:
+    if "action" not in picked:
+        return []
+    building = picked["building"]
+    side = "light" if building == "cathedral" else role_of(seen["to_decide"], seen)
+    col, row = picked["cell"]
+    return [(col + dx, row + dy) for dx, dy in engine.footprint(building, side, picked["turn"])]
+
+
+def _cell(seen, col, row, anchors, ghost, changed, picked) -> dict:
+    piece = seen["cells"][row][col]
+    owner = seen["territory"][row][col]
+    classes = ["cell"]
+    words = []
+    if piece:
+        who = "cathedral" if piece["owner"] == "cathedral" else role_of(piece["owner"], seen)
+        classes.append(who)
+        classes.extend(_edges(seen, col, row, piece["piece"]))
+        name = engine.BUILDINGS[piece["building"]]["name"]
+        words.append(name if who == "cathedral" else f"{who.title()}'s {name}")
+    if owner is not None:
+        classes.append(f"t-{role_of(owner, seen)}")
+        words.append(f"{role_of(owner, seen).title()}'s territory")
+    mark = changed.get((col, row))
+    if mark:
+        classes.append(mark)
+        if mark == "captured":
+            words.append("emptied by a capture in the last move")
+    if (col, row) in ghost:
+        classes.append("ghost")
+        words.append(f"the {picked['name']} would go here")
+    if picked.get("cell") == (col, row):
+        classes.append("picked")
+    query = None
+    if (col, row) in anchors:
+        classes.append("target")
+        query = f"{picked['building']}.{label(col, row)}"
+    return {
+        "col": col,
+        "row": row,
+        "key": label(col, row),
+        "classes": " ".join(classes),
+        "label": ", ".join(words) or "empty",
+        "query": query,
+    }
+
+
+def _edges(seen: dict, col: int, row: int, piece: int) -> list[str]:
+    """The sides of the cell where its building ends: drawn as walls between buildings."""
+    edges = []
+    for name, dc, dr in (("n", 0, -1), ("e", 1, 0), ("s", 0, 1), ("w", -1, 0)):
+        c, r = col + dc, row + dr
+        other = seen["cells"][r][c] if 0 <= c < SIZE and 0 <= r < SIZE else None
+        if not other or other["piece"] != piece:
+            edges.append(f"edge-{name}")
+    return edges
+
+
+# -- hands and players -------------------------------------------------------------------------
+
+
+def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | None) -> list[dict]:
+    out = []
+    for player in _seat_order(seat):
+        role = role_of(player, seen)
+        buildings = []
+        for entry in seen["hands"][player]["buildings"]:
+            key = entry["building"]
+            buildings.append(
+                {
+                    **entry,
+                    "squares_at": engine.footprint(key, role, 0),
+                    "grid": _mini_grid(engine.footprint(key, role, 0)),
+                    "choosable": player == seat and key in legal,
+                    "picked": player == seat and picked.get("building") == key,
+                }
+            )
+        out.append(
+            {
+                "seat": player,
+                "name": names[player],
+                "role": role,
+                "buildings": buildings,
+                "unplaced": seen["hands"][player]["unplaced_squares"],
+            }
+        )
+    if seat is not None and "cathedral" in legal:
+        out[0]["cathedral"] = {
+            "grid": _mini_grid(engine.footprint("cathedral", "light", 0)),
+            "picked": picked.get("building") == "cathedral",
+        }
+    return out
+
+
+def _seat_order(seat: int | None) -> list[int]:
+    return [seat, 1 - seat] if seat is not None else [0, 1]
+
+
+def _mini_grid(squares: list) -> list[list[bool]]:
+    """A building drawn small: rows of filled or empty squares of its bounding box."""
+    cols = [dx for dx, _ in squares]
+    rows = [dy for _, dy in squares]
+    filled = {(dx - min(cols), dy - min(rows)) for dx, dy in squares}
+    width, height = max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
+    return [[(c, r) in filled for c in range(width)] for r in range(height)]
+
+
+def player_panels(seen, names, seat, clocks, before) -> list[dict]:
+    panels = []
+    for player in (0, 1):
+        hand = seen["hands"][player]
+        panels.append(
+            {
+                "seat": player,
+                "name": names[player],
+                "you": player == seat,
+                "role": role_of(player, seen),
+                "deciding": seen["to_decide"] == player,
+                "unplaced": hand["unplaced_squares"],
+                "left": sum(b["count"] for b in hand["buildings"]),
+                "changed": hand["unplaced_squares"] != before["hands"][player]["unplaced_squares"],
+                "clock": clocks[player],
+            }
+        )
+    return panels
+
+
+# -- words -------------------------------------------------------------------------------------
+
+
+def prompt(seen: dict, seat: int | None, picked: dict, mine: bool) -> str:
+    if not mine:
+        return ""
+    if not picked:
+        if any(e.get("action", {}).get("building") == "cathedral" for e in seen["log"]) or (
+            seen["cathedral_placed"]
+        ):
+            return "Your turn: choose one of your buildings to place."
+        return "Your turn: place the Cathedral first, then your own buildings."
+    if "cell" not in picked:
+        return (
+            f"{picked['name']}: choose a highlighted cell for its centre square "
+            "(the R key or the mouse wheel turns it)."
+        )
+    return f"{picked['name']} on {picked['label']}: turn it, or place it here."
+
+
+def last_move(seen: dict, names: list[str]) -> dict:
+    entries = [e for e in seen["log"] if e.get("player") is not None]
+    if not entries:
+        return {}
+    player = entries[-1]["player"]
+    run = []
+    for entry in reversed(entries):
+        if entry["player"] != player:
+            break
+        run.append(entry)
+    run.reverse()
+    return {
+        "player": player,
+        "text": f"{names[player]} " + "; then ".join(e["text"] for e in run),
+        "first_seq": len(seen["log"]) - len(run) + 1,
+    }
+
+
+def log_entries(seen: dict, names: list[str]) -> list[dict]:
+    """The log, newest first: each placement with its claim or capture, and each pass."""
+    out = []
+    for number, entry in enumerate(seen["log"], start=1):
+        player = entry.get("player")
+        out.append(
+            {
+                "number": number,
+                "player": player,
+                "who": names[player] if player is not None else "",
+                "text": entry["text"],
+                "cells": entry.get("cells") or [],
+            }
+        )
+    out.reverse()
+    return out
+
+
+def result_line(seen: dict, names: list[str], seat: int | None) -> str:
+    if not seen["finished"]:
+        return ""
+    left = [seen["hands"][p]["unplaced_squares"] for p in (0, 1)]
+    if len(seen["winners"]) == 2:
+        return f"A draw: both players have {left[0]} unplaced squares."
+    winner = seen["winners"][0]
+    loser = 1 - winner
+    who = "You win" if winner == seat else f"{names[winner]} wins"
+    return (
+        f"{who}: {left[winner]} unplaced square{'s' if left[winner] != 1 else ''} "
+        f"against {left[loser]} for {names[loser]}."
+    )
+
+
+def rules_context() -> dict:
+    """The buildings as the rules page draws them: each side's shape, its squares, its count."""
+    buildings = []
+    for key, data in engine.BUILDINGS.items():
+        buildings.append(
+            {
+                "key": key,
+                "name": data["name"],
+                "squares": data["squares"],
+                "count": data.get("count", 1),
+                "light": _mini_grid(engine.footprint(key, "light", 0)),
+                "dark": _mini_grid(engine.footprint(key, "dark" if key != "cathedral" else "light", 0)),
+                "mirrored": key in ("abbey", "academy"),
+            }
+        )
+    return {"buildings": buildings}

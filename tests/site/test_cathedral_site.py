@@ -1,0 +1,135 @@
+"""Cathedral through the site: the lobby, the tap-by-tap move, a whole game, the rules page."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from conftest import client_for
+from django.urls import reverse
+from factories import lobby_form, make_user, started_game
+
+from games import services
+from games.engine import cathedral as engine
+from games.models import Action, Game
+
+pytestmark = pytest.mark.django_db
+
+
+def cathedral_game(**settings) -> Game:
+    return started_game(kind="cathedral", **settings)
+
+
+def post_move(client, game: Game, action: dict, seq: int | None = None):
+    form = {"action": json.dumps(action), "seq": game.seq if seq is None else seq}
+    return client.post(
+        reverse("games:act", args=[game.pk]), form, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live"
+    )
+
+
+def test_the_lobby_offers_both_games_and_opens_a_cathedral_game_with_its_options():
+    alice = make_user("alice")
+    client = client_for(alice)
+    page = client.get(reverse("games:lobby")).text
+    assert "Open a game of Basilica" in page
+    assert "Open a game of Cathedral" in page
+    response = client.post(
+        reverse("games:create"),
+        lobby_form("cathedral", lehman="on", first="me", time_control="3d"),
+    )
+    game = Game.objects.get()
+    assert response.url == game.get_absolute_url()
+    assert game.kind == "cathedral"
+    assert game.engine_options == engine.Options(light=0, lehman=True)
+    assert game.engine_version == engine.VERSION
+    seeks = client_for(make_user("bob")).get(reverse("games:lobby")).text
+    assert "Cathedral, Tom Lehman&#x27;s variant; alice plays Light" in seeks
+
+
+def test_light_places_the_cathedral_first_by_tapping_building_cell_and_place():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = cathedral_game(seat0=alice, seat1=bob)  # alice plays Light
+    client = client_for(alice)
+    page = client.get(game.get_absolute_url()).text
+    assert "place the Cathedral first" in page
+    assert 'data-tile="cathedral"' in page
+
+    chosen = client.get(game.get_absolute_url(), {"pick": "cathedral"}).text
+    targets = re.findall(r'href="\?pick=cathedral\.([A-J]\d+)"', chosen)
+    assert "E5" in targets
+
+    tapped = client.get(game.get_absolute_url(), {"pick": "cathedral.E5"}).text
+    assert "Place it here" in tapped
+    assert "Turn it" in tapped  # the cross fits E5 in more than one way
+    action = json.loads(
+        re.search(r'name="action" value="([^"]+)"', tapped).group(1).replace("&quot;", '"')
+    )
+    assert action == {"kind": "place", "building": "cathedral", "col": 4, "row": 4, "turn": 0}
+
+    response = post_move(client, game, action)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.seq == 1 and game.to_decide == 1  # Dark moves first after the Cathedral
+    assert "alice placed the Cathedral" in client_for(bob).get(game.get_absolute_url()).text
+
+
+def test_a_building_that_does_not_fit_is_refused_with_a_reason_and_nothing_is_written():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = cathedral_game(seat0=alice, seat1=bob)
+    cathedral = {"kind": "place", "building": "cathedral", "col": 4, "row": 4, "turn": 0}
+    post_move(client_for(alice), game, cathedral)
+    game.refresh_from_db()
+    on_top = {"kind": "place", "building": "tavern", "col": 4, "row": 4, "turn": 0}
+    response = post_move(client_for(bob), game, on_top)
+    assert response.status_code == 400
+    assert 'role="alert"' in response.text
+    assert Action.objects.filter(game=game).count() == 1
+
+
+def test_two_players_play_a_whole_game_through_the_page_and_see_the_result():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = cathedral_game(seat0=alice, seat1=bob, time_control="none")
+    clients = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    rng = random.Random(7)
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        state = services.load_state(game)
+        action = rng.choice(engine.legal_actions(state)).to_json()
+        player = game.player(game.to_decide)
+        assert post_move(clients[player.pk], game, action).status_code == 200
+    state = services.replay_game(game)
+    assert state.finished
+    assert game.scores == list(state.returns())
+    assert sorted(game.winners) == sorted(state.outcome.winners)
+    page = clients[alice.pk].get(game.get_absolute_url()).text
+    if len(game.winners) == 2:
+        assert "A draw" in page
+    else:
+        assert "wins" in page or "You win" in page
+    assert "unplaced square" in page
+
+
+def test_a_spectator_sees_the_city_but_no_move_to_make():
+    game = cathedral_game()
+    page = client_for(make_user("carl")).get(game.get_absolute_url()).text
+    assert "You are watching this game" in page
+    assert "Place it here" not in page
+    assert page.count('role="gridcell"') == 100
+
+
+def test_the_rules_page_draws_every_building_of_both_sides():
+    page = client_for(make_user()).get(reverse("rules-kind", args=["cathedral"])).text
+    for name in ("Tavern", "Stable", "Inn", "Bridge", "Square", "Manor", "Abbey", "Infirmary"):
+        assert name in page
+    for name in ("Castle", "Tower", "Academy", "Cathedral"):
+        assert name in page
+    assert "corner" in page  # enclosure is edge to edge, never corner to corner
+
+
+def test_an_unknown_game_has_no_rules_page():
+    response = client_for(make_user()).get("/rules/chess/")
+    assert response.status_code == 404
