@@ -70,6 +70,7 @@ simulate: install
 bench: export DJANGO_DEBUG ?= 1
 bench: install
 	$(PY) -m games.engine.basilica.bench
+	$(PY) -m games.engine.cathedral.bench
 	$(PY) manage.py bench_site
 	$(PY) manage.py bench_clocks
 

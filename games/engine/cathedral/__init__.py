@@ -1,0 +1,102 @@
+"""The public interface of the Cathedral rules engine (Robert P. Moore's game).
+
+A game is ``new_game(options, seed)`` (the seed is unused: the game has no chance); whoever
+``state.to_decide`` names picks one of ``legal_actions(state)`` and ``apply_action`` returns
+the next state. A player who cannot place is passed automatically, so ``to_decide`` always
+names a seat with a legal placement. A saved game is its options and list of actions:
+``replay`` rebuilds the state from them. ``view(state, player)`` is the state for a viewer
+(nothing is hidden in Cathedral). ``BUILDINGS`` is the data the site draws buildings from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..interface import Outcome
+from .actions import Action, IllegalAction
+from .buildings import BUILDINGS, NAMES, cell_label, parse_label
+from .rules import legal_actions, perform, why_illegal
+from .state import Options, State
+from .view import consequences, view
+
+NAME = "cathedral"
+TITLE = "Cathedral"
+# Bumped when a behaviour changes; a stored game keeps replaying on the version it was played on.
+VERSION = "1"
+
+__all__ = [
+    "BUILDINGS",
+    "NAME",
+    "TITLE",
+    "VERSION",
+    "Action",
+    "IllegalAction",
+    "Options",
+    "Outcome",
+    "State",
+    "apply_action",
+    "cell_label",
+    "describe_action",
+    "legal_actions",
+    "new_game",
+    "parse_label",
+    "replay",
+    "view",
+]
+
+
+def new_game(options: Options, seed: int = 0) -> State:
+    """An empty city, all buildings in hand; light is to place the Cathedral (Tom Lehman's
+    variant: dark its first building). ``seed`` is kept for the interface: nothing is random."""
+    return State(options)
+
+
+def _action(action: Action | dict) -> Action:
+    return action if isinstance(action, Action) else Action.from_json(action)
+
+
+def apply_action(state: State, action: Action | dict) -> State:
+    """The state after ``action`` (an Action or its JSON) by ``state.to_decide``; ``state``
+    itself is left as it was. Raises ``IllegalAction`` (a ``ValueError``) saying why, in a
+    player's words, if the placement is not legal now."""
+    action = _action(action)
+    problem = why_illegal(state, action)
+    if problem:
+        raise IllegalAction(problem)
+    following = state.copy()
+    perform(following, action)
+    return following
+
+
+def replay(
+    options: Options, seed: int, actions: Iterable[Action | dict], check: bool = False
+) -> State:
+    """Rebuild a game from its log: a fold of the actions over the new game.
+
+    A stored log was checked when each action was written, so by default it is not checked
+    again; ``check=True`` checks every action as ``apply_action`` would.
+    """
+    state = new_game(options, seed)
+    for action in actions:
+        if not isinstance(action, Action):
+            action = Action.from_log(action)
+        if check:
+            problem = why_illegal(state, action)
+            if problem:
+                raise IllegalAction(f"action {len(state.history) + 1}: {problem}")
+        perform(state, action)
+    return state
+
+
+def describe_action(state: State, action: Action | dict) -> str:
+    """The placement in words, with what it would claim and capture if it is legal now:
+    "place the Tower on D4-F6, claiming 7 squares"."""
+    action = _action(action)
+    name = NAMES[action.building]
+    if why_illegal(state, action):
+        return f"place the {name} at {cell_label(action.col, action.row)}, turn {action.turn}"
+    following = state.copy()
+    perform(following, action)
+    _, _, _, building, squares, claimed, captures = following.events[len(state.events)]
+    light = state.options.light
+    return "place " + consequences(building, squares, claimed, captures, light, ahead=True)

@@ -1,0 +1,99 @@
+"""The one kind of action: placing a building, as a small value that round-trips through JSON.
+
+    {"kind": "place", "building": "tower", "col": 3, "row": 3, "turn": 1}
+
+``col`` and ``row`` (0-9) name the square under the building's pivot, ``turn`` the quarter turns
+clockwise about it (0 up to the building's number of distinct orientations, less one). The two
+copies of the Tavern, Stable and Inn are one kind: the action names the kind, not the copy.
+Every well-formed action is made once, at import, and shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .buildings import ALL_KEYS, NAMES, SIZE, TURNS, cell_label
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid now, or that is not an action at all."""
+
+
+KIND = "place"
+_FIELDS = frozenset({"kind", "building", "col", "row", "turn"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    building: str
+    col: int
+    row: int
+    turn: int = 0
+    kind: ClassVar[str] = KIND
+
+    @property
+    def index(self) -> int:
+        """The bit of the pivot square."""
+        return self.row * SIZE + self.col
+
+    def to_json(self) -> dict:
+        return {
+            "kind": KIND,
+            "building": self.building,
+            "col": self.col,
+            "row": self.row,
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Action:
+        """Read an action sent from outside: anything but a well-formed placement, every field
+        within the game's bounds, raises IllegalAction. The result is a shared instance."""
+        if not isinstance(data, dict):
+            raise IllegalAction("an action is a JSON object")
+        kind = data.get("kind")
+        if type(kind) is not str or kind != KIND:
+            raise IllegalAction(f"unknown action kind {repr(kind)[:40]}")
+        unknown = [name for name in data if name not in _FIELDS]
+        if unknown:
+            names = sorted(str(name)[:20] for name in unknown)[:8]
+            raise IllegalAction(f"unexpected fields in action: {', '.join(names)}")
+        missing = sorted(_FIELDS - set(data))
+        if missing:
+            raise IllegalAction(f"a placement needs {', '.join(missing)}")
+        building = data["building"]
+        if type(building) is not str or building not in NAMES:
+            raise IllegalAction(f"no such building: {repr(building)[:40]}")
+        for name in ("col", "row", "turn"):
+            if type(data[name]) is not int:
+                raise IllegalAction(f"{name} must be a whole number")
+        col, row, turn = data["col"], data["row"], data["turn"]
+        if not (0 <= col < SIZE and 0 <= row < SIZE):
+            raise IllegalAction("col and row are 0-9: the city is 10 squares wide and high")
+        if not 0 <= turn < TURNS[building]:
+            turns = TURNS[building]
+            allowed = "0" if turns == 1 else f"0-{turns - 1}"
+            raise IllegalAction(
+                f"the {NAMES[building]} has {turns} distinct orientation"
+                f"{'s' if turns > 1 else ''}: turn is {allowed}"
+            )
+        return ACTIONS[building][row * SIZE + col][turn]
+
+    @classmethod
+    def from_log(cls, data: object) -> Action:
+        """Read an action of a stored log (checked when it was written)."""
+        return cls.from_json(data)
+
+    def __str__(self) -> str:
+        return f"{self.building} {cell_label(self.col, self.row)} turn {self.turn}"
+
+
+# ACTIONS[key][square][turn]: every well-formed action, made once.
+ACTIONS: dict[str, tuple[tuple[Action, ...], ...]] = {
+    key: tuple(
+        tuple(Action(key, index % SIZE, index // SIZE, turn) for turn in range(TURNS[key]))
+        for index in range(SIZE * SIZE)
+    )
+    for key in ALL_KEYS
+}
