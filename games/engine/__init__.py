@@ -9,7 +9,7 @@ from importlib import import_module
 from .interface import GameEngine, Outcome
 
 # The registry: a game kind's key (stored on every game) and the package of its engine.
-KINDS = {"basilica": "games.engine.basilica"}
+KINDS = {"basilica": "games.engine.basilica", "cathedral": "games.engine.cathedral"}
 
 
 def engine_for(kind: str) -> GameEngine:

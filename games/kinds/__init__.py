@@ -18,7 +18,7 @@ from typing import Any
 from games.engine import GameEngine, engine_for
 
 # The order the lobby offers them in.
-REGISTERED = ("basilica",)
+REGISTERED = ("basilica", "cathedral")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.browser
 
 
 def shadow(page: Page) -> list[str]:
-    return sorted(page.locator("#board .cell.shadow").evaluate_all("els => els.map(e => e.dataset.cell)"))
+    return sorted(
+        page.locator("#board .cell.shadow").evaluate_all("els => els.map(e => e.dataset.cell)")
+    )
 
 
 def choose(page: Page, building: str) -> None:
@@ -33,10 +35,13 @@ def test_light_places_the_cathedral_by_mouse_and_dark_a_building_by_keyboard(
     choose(page, "cathedral")
     page.locator('#board [data-cell="E5"]').hover()
     first = shadow(page)
-    assert len(first) == 6 and "E5" in first
+    assert len(first) == 6
+    assert "E5" in first
     page.keyboard.press("r")
     turned = shadow(page)
-    assert len(turned) == 6 and "E5" in turned and turned != first
+    assert len(turned) == 6
+    assert "E5" in turned
+    assert turned != first
     page.mouse.wheel(0, 120)
     expect(page.locator("#board .cell.shadow")).to_have_count(6)
     assert shadow(page) not in (turned, [])

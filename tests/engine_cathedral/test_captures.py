@@ -152,9 +152,11 @@ def test_capturing_the_building_that_walls_a_territory_takes_the_territory_too()
     )
 
 
-def test_one_building_can_close_two_parts_and_capture_in_each():
-    # Dark's Tavern B1 closes A1 (against the Stable A2-B2) and C1 (against the Inn C2 D2 D1):
-    # each holds one of light's Taverns, and each is captured.
+def test_one_building_that_isolates_two_pieces_in_two_parts_captures_neither():
+    # Dark's Tavern B1 closes A1 (against the Stable A2-B2) and C1 (against the Inn C2 D2 D1),
+    # each holding one of light's Taverns. Rule 5: "If you surround two or more buildings...
+    # neither of the buildings may be removed and the space is still available" (README,
+    # Decisions 2): both Taverns stay, and neither part is claimed.
     state = play(
         game(),
         "cathedral H7",
@@ -169,21 +171,18 @@ def test_one_building_can_close_two_parts_and_capture_in_each():
         "tavern B1",
     )
     entry = view(state, None)["log"][-1]
-    assert [c["cells"] for c in entry["captures"]] == [["A1"], ["C1"]]
-    assert entry["captured"] == entry["captures"][0]
-    assert territory(state, DARK_SEAT) == {"A1", "C1"}
-    assert state.hands[LIGHT_SEAT][0] == 2
-    assert entry["text"].endswith(
-        "claimed 2 squares, captured Light's Tavern (back to Light's hand) "
-        "and captured Light's Tavern (back to Light's hand)"
-    )
+    assert entry["captures"] == []
+    assert entry["captured"] is None
+    assert territory(state, DARK_SEAT) == set()
+    assert state.hands[LIGHT_SEAT][0] == 0
+    assert "captured" not in entry["text"]
 
 
-def test_the_rest_of_the_city_is_a_part_like_any_other():
-    # RULINGS.md 6 taken as written (README, Open question): dark's Tavern B1 cuts A1 off
-    # from the rest of the city. Each part holds one foreign piece, light's Tavern and the
-    # Cathedral: both are captured, and every square that is not dark's becomes dark's.
+def test_cutting_off_a_lone_building_from_the_cathedral_captures_neither():
+    # Dark's Tavern B1 cuts A1 off from the rest of the city: light's Tavern alone in one part,
+    # the Cathedral alone in the other. Two pieces isolated by one move: neither is captured,
+    # nothing is claimed (README, Decisions 2), and light plays on.
     state = play(game(), "cathedral H7", "stable A2 B2", "tavern A1", "tavern B1")
-    assert state.cathedral_out
-    assert len(territory(state, DARK_SEAT)) == 100 - 3
-    assert state.to_decide == DARK_SEAT  # light can build nowhere
+    assert not state.cathedral_out
+    assert territory(state, DARK_SEAT) == set()
+    assert state.to_decide == LIGHT_SEAT

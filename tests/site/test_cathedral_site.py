@@ -45,7 +45,8 @@ def test_the_lobby_offers_both_games_and_opens_a_cathedral_game_with_its_options
     assert game.engine_options == engine.Options(light=0, lehman=True)
     assert game.engine_version == engine.VERSION
     seeks = client_for(make_user("bob")).get(reverse("games:lobby")).text
-    assert "Cathedral, Tom Lehman&#x27;s variant; alice plays Light" in seeks
+    assert "alice: Cathedral, Tom Lehman&#x27;s variant;" in seeks
+    assert "alice plays Light" in seeks
 
 
 def test_light_places_the_cathedral_first_by_tapping_building_cell_and_place():
@@ -71,8 +72,9 @@ def test_light_places_the_cathedral_first_by_tapping_building_cell_and_place():
     response = post_move(client, game, action)
     assert response.status_code == 200
     game.refresh_from_db()
-    assert game.seq == 1 and game.to_decide == 1  # Dark moves first after the Cathedral
-    assert "alice placed the Cathedral" in client_for(bob).get(game.get_absolute_url()).text
+    assert game.seq == 1
+    assert game.to_decide == 1
+    assert "alice (Light) placed the Cathedral" in client_for(bob).get(game.get_absolute_url()).text
 
 
 def test_a_building_that_does_not_fit_is_refused_with_a_reason_and_nothing_is_written():

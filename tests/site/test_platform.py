@@ -23,7 +23,8 @@ ALL = list(kinds.REGISTERED)
 
 def test_every_kind_on_the_site_has_a_registered_engine():
     assert set(ALL) == set(ENGINES)
-    assert "cathedral" in ALL and "basilica" in ALL
+    assert "cathedral" in ALL
+    assert "basilica" in ALL
 
 
 @pytest.mark.parametrize("key", ALL)
@@ -32,7 +33,7 @@ def test_every_engine_implements_the_written_interface(key):
     for name in [*GameEngine.__annotations__, *GameEngine.__dict__]:
         if not name.startswith("_"):
             assert hasattr(engine, name), f"{key} lacks {name}"
-    assert engine.NAME == key
+    assert key == engine.NAME
     assert issubclass(engine.IllegalAction, ValueError)
 
 
@@ -51,7 +52,8 @@ def test_a_whole_game_of_each_kind_goes_through_the_one_service_and_replays(key)
     game = play_to_the_end(started_game(kind=key), random.Random(3))
     assert game.status == Game.Status.FINISHED
     state = services.replay_game(game)
-    assert state.finished and len(state.history) == game.seq
+    assert state.finished
+    assert len(state.history) == game.seq
     assert game.scores == list(state.returns())
     for viewer in (0, 1, None):
         json.dumps(game.engine.view(state, viewer))

@@ -172,26 +172,36 @@ def enclose(state: State, seat: int, placed: int) -> tuple[int, tuple]:
     connect, so only edge-to-edge contact seals). A region the new building borders was
     enclosed by this move: if it holds no foreign piece (an opponent's building or the
     Cathedral) it becomes the mover's; if it holds exactly one, that piece is captured and the
-    region claimed; two or more, and nothing happens there. Regions the new building does not
-    border are as the mover's earlier moves left them (README, Decisions 1).
+    region claimed, unless the move isolates two or more pieces in all (each alone in its
+    region or together in one): then nothing is captured and those regions stay open.
+    Regions the new building does not border are as the mover's earlier moves left them
+    (README, Decisions 1).
     """
     opponent = 1 - seat
     room = FULL & ~state.own[seat]
     frontier = grow(placed) & room
-    claimed = 0
-    captures = []
-    territory = state.territory[seat]
+    empty = 0
+    alone = []  # (region, the one foreign piece in it)
     while frontier:
         region = flood(frontier & -frontier, room)
         frontier &= ~region
         if region & (state.own[opponent] | state.cathedral):
             inside = [p for p in state.pieces.values() if p.owner != seat and p.mask & region]
-            if len(inside) > 1:
-                continue
-            captures.append(_capture(state, inside[0]))
-        claimed |= region & ~territory
-        territory |= region
-    state.territory[seat] = territory
+            if len(inside) == 1:
+                alone.append((region, inside[0]))
+        else:
+            empty |= region
+    # Rule 5: "If you surround two or more buildings, one of which may be the Cathedral, then
+    # neither of the buildings may be removed": a move that isolates two pieces, even each in a
+    # region of its own, captures neither, and their regions stay open (README, Decisions 2).
+    captures = []
+    if len(alone) == 1:
+        region, piece = alone[0]
+        captures.append(_capture(state, piece))
+        empty |= region
+    territory = state.territory[seat]
+    claimed = empty & ~territory
+    state.territory[seat] = territory | empty
     state.territory[opponent] &= ~claimed
     return claimed, tuple(captures)
 

@@ -13,10 +13,8 @@ import json
 
 from games import services
 from games.engine import cathedral as engine
+from games.engine.cathedral.buildings import COLUMNS, SIZE
 from games.models import Game
-
-SIZE = engine.SIZE
-COLUMNS = "ABCDEFGHIJ"
 
 
 def label(col: int, row: int) -> str:
@@ -25,6 +23,21 @@ def label(col: int, row: int) -> str:
 
 def role_of(seat: int, seen: dict) -> str:
     return "light" if seat == seen["light"] else "dark"
+
+
+def footprint(building: str, side: str, turn: int) -> list[list[int]]:
+    """The squares of ``building`` turned ``turn`` times, as offsets from its centre square."""
+    return engine.BUILDINGS[building]["sides"][side][turn]
+
+
+def named(text: str, player: int | None, seen: dict, names: list[str]) -> str:
+    """A log sentence with the player's name beside their colour: "ann (Light) placed…"."""
+    if player is None:
+        return text
+    colour = role_of(player, seen).title()
+    if text.startswith(colour + " "):
+        return f"{names[player]} ({colour}){text[len(colour) :]}"
+    return text
 
 
 def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
@@ -118,7 +131,7 @@ def _ghost_data(seen: dict, legal: dict, picked: dict, seat: int | None) -> str:
     turns = {}
     for turn, cells in sorted(legal[building].items()):
         turns[str(turn)] = {
-            "squares": engine.footprint(building, side, turn),
+            "squares": footprint(building, side, turn),
             "cells": [label(*cell) for cell in sorted(cells)],
         }
     return json.dumps({"building": building, "turns": turns})
@@ -161,7 +174,7 @@ def _ghost_cells(seen: dict, picked: dict) -> list[tuple[int, int]]:
     building = picked["building"]
     side = "light" if building == "cathedral" else role_of(seen["to_decide"], seen)
     col, row = picked["cell"]
-    return [(col + dx, row + dy) for dx, dy in engine.footprint(building, side, picked["turn"])]
+    return [(col + dx, row + dy) for dx, dy in footprint(building, side, picked["turn"])]
 
 
 def _cell(seen, col, row, anchors, ghost, changed, picked) -> dict:
@@ -226,8 +239,8 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
             buildings.append(
                 {
                     **entry,
-                    "squares_at": engine.footprint(key, role, 0),
-                    "grid": _mini_grid(engine.footprint(key, role, 0)),
+                    "squares_at": footprint(key, role, 0),
+                    "grid": _mini_grid(footprint(key, role, 0)),
                     "choosable": player == seat and key in legal,
                     "picked": player == seat and picked.get("building") == key,
                 }
@@ -243,7 +256,7 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
         )
     if seat is not None and "cathedral" in legal:
         out[0]["cathedral"] = {
-            "grid": _mini_grid(engine.footprint("cathedral", "light", 0)),
+            "grid": _mini_grid(footprint("cathedral", "light", 0)),
             "picked": picked.get("building") == "cathedral",
         }
     return out
@@ -289,11 +302,9 @@ def prompt(seen: dict, seat: int | None, picked: dict, mine: bool) -> str:
     if not mine:
         return ""
     if not picked:
-        if any(e.get("action", {}).get("building") == "cathedral" for e in seen["log"]) or (
-            seen["cathedral_placed"]
-        ):
-            return "Your turn: choose one of your buildings to place."
-        return "Your turn: place the Cathedral first, then your own buildings."
+        if seen["cathedral_due"]:
+            return "Your turn: place the Cathedral first, then your own building."
+        return "Your turn: choose one of your buildings to place."
     if "cell" not in picked:
         return (
             f"{picked['name']}: choose a highlighted cell for its centre square "
@@ -303,20 +314,21 @@ def prompt(seen: dict, seat: int | None, picked: dict, mine: bool) -> str:
 
 
 def last_move(seen: dict, names: list[str]) -> dict:
-    entries = [e for e in seen["log"] if e.get("player") is not None]
-    if not entries:
+    """The trailing run of one player's placements, with any pass that came after them."""
+    placed = [e for e in seen["log"] if e["kind"] == "place"]
+    if not placed:
         return {}
-    player = entries[-1]["player"]
+    player = placed[-1]["player"]
     run = []
-    for entry in reversed(entries):
-        if entry["player"] != player:
+    for entry in reversed(seen["log"]):
+        if entry["kind"] == "place" and entry["player"] != player:
             break
         run.append(entry)
     run.reverse()
     return {
         "player": player,
-        "text": f"{names[player]} " + "; then ".join(e["text"] for e in run),
-        "first_seq": len(seen["log"]) - len(run) + 1,
+        "text": "; ".join(named(e["text"], e["player"], seen, names) for e in run),
+        "first_seq": run[0]["seq"],
     }
 
 
@@ -324,14 +336,13 @@ def log_entries(seen: dict, names: list[str]) -> list[dict]:
     """The log, newest first: each placement with its claim or capture, and each pass."""
     out = []
     for number, entry in enumerate(seen["log"], start=1):
-        player = entry.get("player")
+        player = entry["player"] if entry["kind"] == "place" else None
         out.append(
             {
                 "number": number,
                 "player": player,
-                "who": names[player] if player is not None else "",
-                "text": entry["text"],
-                "cells": entry.get("cells") or [],
+                "text": named(entry["text"], player, seen, names),
+                "cells": entry["cells"],
             }
         )
     out.reverse()
@@ -363,8 +374,8 @@ def rules_context() -> dict:
                 "name": data["name"],
                 "squares": data["squares"],
                 "count": data.get("count", 1),
-                "light": _mini_grid(engine.footprint(key, "light", 0)),
-                "dark": _mini_grid(engine.footprint(key, "dark" if key != "cathedral" else "light", 0)),
+                "light": _mini_grid(footprint(key, "light", 0)),
+                "dark": _mini_grid(footprint(key, "dark" if key != "cathedral" else "light", 0)),
                 "mirrored": key in ("abbey", "academy"),
             }
         )
