@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import converters, kinds, services  # noqa: F401 - converters registers <game:>
-from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Vacation
+from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Series, Vacation
 
 
 class PlayerFilter(admin.SimpleListFilter):
@@ -193,3 +193,9 @@ class VacationAdmin(admin.ModelAdmin):
 class GameVisitAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "seen_at")
     search_fields = ("user__username", "game__id")
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "length", "created_at")
+    list_filter = ("kind", "length")

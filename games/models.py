@@ -119,6 +119,10 @@ class Game(models.Model):
     )
     # The version of the kind's engine the game is played on: a stored game replays on its own.
     engine_version = models.CharField(max_length=10, default="1")
+    series = models.ForeignKey(
+        "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
+    series_number = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -203,6 +207,24 @@ class Game(models.Model):
         if seat not in self.winners:
             return "lost"
         return "shared" if len(self.winners) == 2 else "won"
+
+
+class Series(models.Model):
+    """A match of several games between the same two players, roles alternating (Cathedral's
+    rule 8: each game's unplaced squares are its points, the smallest total wins)."""
+
+    kind = models.CharField(max_length=20)
+    length = models.PositiveSmallIntegerField(help_text="games in the series")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return f"Series {self.pk} of {self.length} games"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:series", args=[self.pk])
 
 
 class Action(models.Model):

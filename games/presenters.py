@@ -5,7 +5,7 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
-from games import kinds, services, timing, vacation
+from games import kinds, series, services, timing, vacation
 from games.models import Game, PlayerSettings
 
 
@@ -34,6 +34,7 @@ def game_context(game: Game, state, user, pick: str | None = None) -> dict:
         "clocks": clocks(game),
         "can_abort": services.can_abort(game, seat),
         "rematch": rematch_state(game, seat),
+        "series_line": series.line(game) if game.series_id else "",
     }
     context = {**base, **base["kind"].page_context(game, state, base, pick)}
     if ending:
@@ -75,6 +76,9 @@ def rematch_state(game: Game, seat: int | None) -> dict:
     """What the end of the game offers a player about a rematch."""
     if seat is None or game.status != Game.Status.FINISHED:
         return {}
+    if game.series_id and game.series_number < game.series.length:
+        following = game.series.games.filter(series_number=game.series_number + 1).first()
+        return {"series_next": following}
     nxt = getattr(game, "rematch", None)
     if nxt is not None:
         return {"game": nxt}

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import kinds, timing, vacation
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
-from games.models import Action, Game
+from games.models import Action, Game, Series
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,7 @@ class GameSettings:
     first: str = "random"  # "me", "opponent" or "random"
     private: bool = False
     time_control: str = "none"  # see games.clock.TimeControl
+    series: int = 0  # games in a series (one of the kind's series_lengths), or 0 for one game
 
 
 def create_game(user, settings: GameSettings) -> Game:
@@ -71,6 +72,11 @@ def create_game(user, settings: GameSettings) -> Game:
     else:
         first = secrets.randbelow(2)
     options = kind.new_options(settings.options, first)
+    series = None
+    if settings.series:
+        if settings.series not in kind.series_lengths:
+            raise ValueError(f"{kind.title} has no series of {settings.series} games")
+        series = Series.objects.create(kind=kind.key, length=settings.series)
     return Game.objects.create(
         created_by=user,
         seat0=user,
@@ -80,6 +86,8 @@ def create_game(user, settings: GameSettings) -> Game:
         engine_version=kind.engine.VERSION,
         private=settings.private,
         time_control=settings.time_control,
+        series=series,
+        series_number=1 if series else None,
     )
 
 
@@ -271,6 +279,7 @@ def _record_progress(game: Game, state: GameState) -> None:
         game.finished_at = timezone.now()
         game.winners = list(state.outcome.winners)
         game.termination = state.outcome.termination
+        _continue_series(game)
 
 
 def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
@@ -315,7 +324,19 @@ def _end(game: Game, termination: str, ended_by: int) -> None:
     game.deadline = None
     game.finished_at = timezone.now()
     game.save()
+    if not aborted:
+        _continue_series(game)
     transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+
+
+def _continue_series(game: Game) -> None:
+    """After a finished game of a series, the next one starts at once, roles swapped. (An
+    aborted game ends the series where it stands.)"""
+    if game.series_id is None or game.series_number >= game.series.length:
+        return
+    if game.series.games.filter(series_number=game.series_number + 1).exists():
+        return
+    _swapped(game, series=game.series, series_number=game.series_number + 1)
 
 
 def _has_moved(game: Game, seat: int) -> bool:
@@ -460,6 +481,11 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
 
 def _start_rematch(game: Game) -> Game:
     """Same options, seats swapped: whoever moved second now moves first."""
+    return _swapped(game, rematch_of=game)
+
+
+def _swapped(game: Game, **fields) -> Game:
+    """A new game in play with ``game``'s options and its seats swapped."""
     # The options name roles by seat; swapping the seats gives each role to the other player.
     seat0, seat1 = game.seat1, game.seat0
     rematch = Game.objects.create(
@@ -474,7 +500,7 @@ def _start_rematch(game: Game) -> Game:
         time_control=game.time_control,
         status=Game.Status.ACTIVE,
         started_at=timezone.now(),
-        rematch_of=game,
+        **fields,
     )
     rematch.to_decide = load_state(rematch).to_decide
     rematch.save()

@@ -20,8 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games import errors, kinds, notify, services, timing, vacation
+from games import series as series_standings
 from games.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
-from games.models import Game, Notification
+from games.models import Game, Notification, Series
 from games.presenters import game_context
 from games.ratelimit import limited
 from games.validation import MOVE_BODY_MAX, body_at_most
@@ -277,6 +278,16 @@ def rules(request: HttpRequest, kind: str = "basilica", edition: str | None = No
     except KeyError:
         raise Http404("no such game") from None
     return game_kind.rules(request, edition)
+
+
+@require_GET
+def series(request: HttpRequest, pk: int) -> HttpResponse:
+    """A series' games and running totals, for whoever may watch its games."""
+    found = get_object_or_404(Series, pk=pk)
+    first = found.games.select_related("seat0", "seat1").order_by("series_number").first()
+    if first is None or not first.can_watch(request.user):
+        raise Http404("no such series")
+    return render(request, "games/series.html", series_standings.standings(found))
 
 
 # -- the end of a game: resign, abort, rematch -------------------------------------------------

@@ -36,6 +36,10 @@ class GameKind:
     review: Callable[[Any], dict] | None = None
     review_template: str = ""
     blurb: str = ""  # one line for the lobby and the home page
+    # A series of games (roles alternating) may be played of these lengths; and a finished
+    # game's points in it, by seat (the smallest total wins).
+    series_lengths: tuple[int, ...] = ()
+    series_points: Callable[[Any], tuple[int, int]] | None = None
     # The partials a push swaps out of band, and with "live" and "play" what HTMX may ask for.
     pushed: tuple[str, ...] = ("status", "board", "log")
 

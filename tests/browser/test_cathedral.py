@@ -52,7 +52,7 @@ def test_light_places_the_cathedral_by_mouse_and_dark_a_building_by_keyboard(
     expect(page.get_by_role("button", name="Place it here")).to_be_visible()
     assert len(page.locator("#board .cell.ghost").all()) == 6
     page.get_by_role("button", name="Place it here").click()
-    expect(bob.page.locator("#board .cell.cathedral")).to_have_count(6)
+    expect(bob.page.locator("#board .cell.cathedral-piece")).to_have_count(6)
     expect(bob.page.locator(".last-move")).to_contain_text("Cathedral")
     screenshot(bob.page, screenshots, "cathedral", "02-dark-sees-the-cathedral")
 
@@ -85,7 +85,16 @@ def test_light_places_the_cathedral_by_mouse_and_dark_a_building_by_keyboard(
     for size, (width, height) in {"phone": (390, 844), "laptop": (1366, 768)}.items():
         page.set_viewport_size({"width": width, "height": height})
         choose(page, page.locator("#hands .tile.choosable").first.get_attribute("data-tile"))
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, screenshots, "cathedral", f"04-{size}")
+        wide = page.evaluate(
+            """(width) => Array.from(document.querySelectorAll("body *"))
+                .filter((el) => el.getBoundingClientRect().right > width + 1)
+                .map((el) => { const r = el.getBoundingClientRect();
+                    return el.tagName + "." + el.className + " " + r.left + "-" + r.right; })
+                .slice(0, 2).concat([getComputedStyle(document.querySelector(".city")).getPropertyValue("--cell"), getComputedStyle(document.querySelector(".city .cell")).width, innerWidth, document.querySelector("link[href*=cathedral]").href])""",
+            width,
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
         screenshot(page, screenshots, "cathedral", f"04-{size}")
         page.keyboard.press("Escape")
         expect(page.locator("#hands .tile.picked")).to_have_count(0)

@@ -35,7 +35,7 @@ async def test_a_placement_is_pushed_to_the_opponent_and_a_spectator():
 
     for communicator, prompt in ((bob_socket, "choose one of your buildings"), (carl_socket, "")):
         message = await receive_until(communicator, pushed)
-        assert message.count("cell cathedral") == 6
+        assert message.count("cell cathedral-piece") == 6
         assert "ann (Light) placed the Cathedral on D4" in message
         assert 'id="hands"' in message
         if prompt:

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 from ..interface import Outcome
 from .actions import Action, IllegalAction
-from .buildings import BUILDINGS, NAMES, cell_label, parse_label
-from .rules import legal_actions, perform, why_illegal
+from .buildings import BUILDINGS, NAMES, SQUARES_PER_SIDE, cell_label, parse_label
+from .rules import ALL_PLACED, NO_MORE_PLACEMENTS, legal_actions, perform, why_illegal
 from .state import Options, State
 from .view import consequences, view
 
@@ -25,8 +25,11 @@ TITLE = "Cathedral"
 VERSION = "1"
 
 __all__ = [
+    "ALL_PLACED",
     "BUILDINGS",
     "NAME",
+    "NO_MORE_PLACEMENTS",
+    "SQUARES_PER_SIDE",
     "TITLE",
     "VERSION",
     "Action",

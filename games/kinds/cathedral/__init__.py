@@ -25,6 +25,16 @@ def first_role(options: dict, creator: str) -> str:
     return "the opponent plays Light"
 
 
+def series_points(game) -> tuple[int, int]:
+    """Rule 8: each player scores the squares of their unplaced buildings. A game lost on time
+    or by resignation scores as if the loser had placed nothing and the winner everything."""
+    if game.termination in (engine.ALL_PLACED, engine.NO_MORE_PLACEMENTS):
+        return tuple(game.scores)
+    points = [0, 0]
+    points[game.ended_by] = engine.SQUARES_PER_SIDE
+    return tuple(points)
+
+
 def rules(request: HttpRequest, variant: str | None = None) -> HttpResponse:
     return render(request, "games/cathedral/rules.html", rules_context())
 
@@ -39,6 +49,8 @@ KIND = GameKind(
     describe=describe,
     first_role=first_role,
     rules=rules,
+    series_lengths=(2, 4, 6),
+    series_points=series_points,
     pushed=("status", "hands", "board", "log"),
     blurb="Wall off the city: place all your buildings, and keep your opponent from placing theirs.",
 )

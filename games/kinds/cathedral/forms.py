@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django import forms
 
 from games.forms import NewGameForm
@@ -14,5 +16,17 @@ class CathedralForm(NewGameForm):
         label="Tom Lehman's variant: Light places the Cathedral with its first building",
     )
 
+    series = forms.TypedChoiceField(
+        choices=[(0, "one game"), (2, "a series of 2"), (4, "a series of 4"), (6, "a series of 6")],
+        coerce=int,
+        initial=0,
+        label="Games",
+        help_text="In a series the players take turns at placing the Cathedral; each game's "
+        "unplaced squares add up, and the smallest total wins.",
+    )
+
     def kind_options(self) -> dict:
         return {"lehman": self.cleaned_data["lehman"]}
+
+    def game_settings(self):
+        return replace(super().game_settings(), series=self.cleaned_data["series"])

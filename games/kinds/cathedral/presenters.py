@@ -87,7 +87,11 @@ def _parse_pick(pick: str | None, legal: dict) -> dict:
     building = parts[0] if parts and parts[0] in legal else None
     if building is None:
         return {}
-    picked: dict = {"building": building, "name": engine.BUILDINGS[building]["name"]}
+    picked: dict = {
+        "building": building,
+        "name": engine.BUILDINGS[building]["name"],
+        "turnable": len(legal[building]) > 1,
+    }
     cell = _cell_of(parts[1]) if len(parts) > 1 else None
     turns = [t for t in sorted(legal[building]) if cell in legal[building][t]]
     if cell is None or not turns:
@@ -184,7 +188,7 @@ def _cell(seen, col, row, anchors, ghost, changed, picked) -> dict:
     words = []
     if piece:
         who = "cathedral" if piece["owner"] == "cathedral" else role_of(piece["owner"], seen)
-        classes.append(who)
+        classes.append("cathedral-piece" if who == "cathedral" else who)
         classes.extend(_edges(seen, col, row, piece["piece"]))
         name = engine.BUILDINGS[piece["building"]]["name"]
         words.append(name if who == "cathedral" else f"{who.title()}'s {name}")
