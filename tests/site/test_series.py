@@ -52,10 +52,12 @@ def test_a_series_alternates_light_and_adds_up_unplaced_squares_to_a_winner():
     assert table["over"]
     assert table["totals"] == [points_1[alice] + points_2[alice], points_1[bob] + points_2[bob]]
     best = min(table["totals"])
-    assert table["winners"] == [p for p, t in zip([alice, bob], table["totals"]) if t == best]
+    assert table["winners"] == [
+        p for p, t in zip([alice, bob], table["totals"], strict=True) if t == best
+    ]
     assert Game.objects.filter(series=first.series).count() == 2  # no third game
     page = client_for(alice).get(first.series.get_absolute_url()).text
-    assert f"{table['totals'][0]} – {table['totals'][1]}" in page
+    assert f"{table['totals'][0]} \N{EN DASH} {table['totals'][1]}" in page
 
 
 def test_a_resigned_game_of_a_series_counts_every_square_against_the_loser():
