@@ -77,11 +77,11 @@ class Site:
     def replayed(self, game_id: int):
         """The game rebuilt by the rules engine from the site's database: the truth a page is
         checked against (seed, options and the action log, as the site stores them)."""
-        from games.engine import basilica as engine
+        from games.engine import engine_for
 
         with sqlite3.connect(self.database) as db:
-            options, seed = db.execute(
-                "SELECT options, seed FROM games_game WHERE id = ?", (game_id,)
+            kind, options, seed = db.execute(
+                "SELECT kind, options, seed FROM games_game WHERE id = ?", (game_id,)
             ).fetchone()
             actions = [
                 json.loads(data)
@@ -89,6 +89,7 @@ class Site:
                     "SELECT data FROM games_action WHERE game_id = ? ORDER BY seq", (game_id,)
                 )
             ]
+        engine = engine_for(kind)
         return engine.replay(engine.Options.from_json(json.loads(options)), seed, actions)
 
 

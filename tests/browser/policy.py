@@ -31,6 +31,8 @@ def weight(option: Option) -> float:
     if option.kind == "choice":
         if option.key == "rank:jester":
             return 40.0  # a Jester in the cathedral brings the colour prompt at the scoring
+        if option.key == "place":
+            return 40.0  # Cathedral: place the building shown, rather than choose another
         if option.key == "builder":
             return 5.0  # builders make the areas that scorings count
         return 1.0

@@ -3,10 +3,12 @@ placed by a click; the other player places one with the keyboard alone; both see
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from .site import arrived, open_game, screenshot
+from .site import Table, arrived, open_game, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -98,3 +100,27 @@ def test_light_places_the_cathedral_by_mouse_and_dark_a_building_by_keyboard(
         screenshot(page, screenshots, "cathedral", f"04-{size}")
         page.keyboard.press("Escape")
         expect(page.locator("#hands .tile.picked")).to_have_count(0)
+
+
+def test_a_whole_game_of_cathedral_played_by_clicks_ends_as_the_engine_says(
+    site, visitors, screenshots
+):
+    alice, bob = visitors("alice"), visitors("bob")
+    game_id = open_game(site, alice, bob, "", 1, kind="cathedral")
+    arrived(alice.page)
+    arrived(bob.page)
+    carl = visitors("carl")
+    carl.page.goto(f"/games/{game_id}/")
+    arrived(carl.page)
+    table = Table([alice.page, bob.page], [carl.page], random.Random(12))
+    table.play(limit=600)
+    state = site.replayed(game_id)
+    assert state.finished
+    squares = state.returns()
+    for page in table.pages:
+        result = page.locator(".result").inner_text()
+        if len(state.outcome.winners) == 2:
+            assert "draw" in result
+        else:
+            assert f"{squares[state.outcome.winners[0]]} unplaced square" in result
+    screenshot(carl.page, screenshots, "cathedral", "05-the-end-seen-by-a-spectator")

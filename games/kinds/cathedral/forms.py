@@ -19,6 +19,8 @@ class CathedralForm(NewGameForm):
     series = forms.TypedChoiceField(
         choices=[(0, "one game"), (2, "a series of 2"), (4, "a series of 4"), (6, "a series of 6")],
         coerce=int,
+        empty_value=0,
+        required=False,
         initial=0,
         label="Games",
         help_text="In a series the players take turns at placing the Cathedral; each game's "
