@@ -25,3 +25,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+from basilica_site.runtime import freeze_startup_objects  # noqa: E402
+
+freeze_startup_objects()

@@ -5,7 +5,7 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
-from games import kinds, series, services, timing, vacation
+from games import kinds, replays, series, services, timing, vacation
 from games.models import Game, PlayerSettings
 
 
@@ -13,7 +13,9 @@ def seat_names(game: Game) -> list[str]:
     return [u.username if u else "…" for u in (game.seat0, game.seat1)]
 
 
-def game_context(game: Game, state, user, pick: str | None = None) -> dict:
+def game_context(
+    game: Game, state, user, pick: str | None = None, replay: bool = False, reveal: bool = False
+) -> dict:
     """Everything the game page and its partials show to ``user``: the platform's part (players,
     clocks, how the game ended, rematch) and the game kind's (board, prompt, log)."""
     seat = game.seat_of(user)
@@ -35,8 +37,14 @@ def game_context(game: Game, state, user, pick: str | None = None) -> dict:
         "can_abort": services.can_abort(game, seat),
         "rematch": rematch_state(game, seat),
         "series_line": series.line(game) if game.series_id else "",
+        "replay": replay,
+        "reveal": reveal,
     }
     context = {**base, **base["kind"].page_context(game, state, base, pick)}
+    if not replay:
+        context["since"] = replays.since_your_last_move(
+            game, state, seat, context["view"], base["kind"], base["names"]
+        )
     if ending:
         context["result"] = ending_line(game, seat, ending)
     return context

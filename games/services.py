@@ -167,13 +167,55 @@ def _remember(game_id: int, seq: int, state: GameState) -> None:
 def forget_cached_states() -> None:
     with _cache_lock:
         _cache.clear()
-        _run_starts.clear()
+        _snapshots.clear()
     timing.forget_decisions()
 
 
-# The state at the start of the last run of one player's actions: what "the last move" changed
-# is the difference between its view and the current one. Kept by (game, seq of that start).
-_run_starts: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+# -- earlier states of a game: the replay, "since your last move", the last move's marks ---------
+#
+# A log only ever grows, so the state after its first ``step`` actions never changes: they are
+# kept by (game, step), with a snapshot every SNAPSHOT_EVERY actions on the way, and an earlier
+# state is rebuilt from the nearest one below it (at most SNAPSHOT_EVERY - 1 actions to apply).
+
+SNAPSHOT_EVERY = 16
+_SNAPSHOTS_MAX = 512  # states of a few tens of KB each: some 10-20 MB at most
+_snapshots: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+
+
+def state_at(game: Game, step: int) -> GameState:
+    """The state after the first ``step`` actions of the game's log (0: the new game)."""
+    step = max(0, min(step, game.seq))
+    if step == game.seq:
+        return load_state(game)
+    with _cache_lock:
+        for below in range(step, step - SNAPSHOT_EVERY, -1):
+            hit = _snapshots.get((game.pk, below))
+            if hit is not None:
+                _snapshots.move_to_end((game.pk, below))
+                break
+        else:
+            below, hit = 0, None
+    datas = list(
+        game.actions.filter(seq__gt=below, seq__lte=step)
+        .order_by("seq")
+        .values_list("data", flat=True)
+    )
+    state, done = hit, below
+    while state is None or done < step:
+        upto = min(step, (done // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY)
+        chunk = datas[done - below : upto - below]
+        state = game.engine.replay(game.engine_options, game.seed, chunk, start=state)
+        done = upto
+        _keep(game.pk, done, state)
+    return state
+
+
+def _keep(game_id: int, step: int, state: GameState) -> None:
+    with _cache_lock:
+        _snapshots[(game_id, step)] = state
+        _snapshots.move_to_end((game_id, step))
+        while len(_snapshots) > _SNAPSHOTS_MAX:
+            _snapshots.popitem(last=False)
 
 
 def last_run_start(state: GameState) -> int:
@@ -185,25 +227,31 @@ def last_run_start(state: GameState) -> int:
     return start
 
 
-def load_run_start(game: Game, state: GameState) -> GameState:
-    """The state just before the last player's trailing run of actions began."""
-    start = last_run_start(state)
-    with _cache_lock:
-        hit = _run_starts.get(game.pk)
-        if hit and hit[0] == start:
-            _run_starts.move_to_end(game.pk)
-            return hit[1]
-    before = replay_game(game, upto=start)
-    _remember_run_start(game.pk, start, before)
-    return before
+def since_start(state: GameState, seat: int | None) -> int:
+    """Where "since your last move" begins for ``seat``: just after their last action, if
+    others acted after it; otherwise (a spectator, or the seat moved last) the start of the
+    last run of one player's actions, as for everyone."""
+    history = state.history
+    if seat is not None:
+        for index in range(len(history) - 1, -1, -1):
+            if history[index]["player"] == seat:
+                if index + 1 < len(history):
+                    return index + 1
+                break
+    return last_run_start(state)
 
 
-def _remember_run_start(game_id: int, start: int, state: GameState) -> None:
-    with _cache_lock:
-        _run_starts[game_id] = (start, state)
-        _run_starts.move_to_end(game_id)
-        while len(_run_starts) > _CACHE_SIZE:
-            _run_starts.popitem(last=False)
+def load_run_start(game: Game, state: GameState, seat: int | None = None) -> GameState:
+    """The state from which the page marks what changed: for a player, the state just after
+    their last action; otherwise the state before the last player's run of actions."""
+    return state_at_of(game, state, since_start(state, seat))
+
+
+def state_at_of(game: Game, state: GameState, step: int) -> GameState:
+    """``state_at``, for ``state`` (the game's current state or one of its replays)."""
+    if step == len(state.history):
+        return state
+    return state_at(game, step)
 
 
 # -- the one door for a move ------------------------------------------------------------------
@@ -265,9 +313,8 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
-    if last_run_start(following) == len(state.history):  # this action begins a new run
-        before = state
-        transaction.on_commit(lambda: _remember_run_start(game.pk, len(before.history), before))
+    before = state
+    transaction.on_commit(lambda: _keep(game.pk, len(before.history), before))
     transaction.on_commit(lambda: _after_change(game, previous_decider=seat, state=following))
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import converters, views  # noqa: F401 - converters registers <game:> and <token:>
+from games import converters, replays, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("invite/<token:token>/", views.invitation, name="invitation"),
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),
+    path("<game:pk>/replay/", replays.replay, name="replay"),
     path("<game:pk>/accept/", views.accept, name="accept"),
     path("<game:pk>/cancel/", views.cancel, name="cancel"),
     path("<game:pk>/resign/", views.resign, name="resign"),

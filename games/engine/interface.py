@@ -78,10 +78,19 @@ class GameEngine(Protocol):
     def apply_action(self, state: Any, action: Any) -> GameState: ...
 
     def replay(
-        self, options: Any, seed: int, actions: Iterable[Any], check: bool = False
-    ) -> GameState: ...
+        self,
+        options: Any,
+        seed: int,
+        actions: Iterable[Any],
+        check: bool = False,
+        start: Any = None,
+    ) -> GameState:
+        """The fold of ``actions`` over the new game, or over a copy of ``start``."""
 
     def view(self, state: Any, player: int | None) -> dict:
         """What ``player`` (0, 1, or None for a spectator) may see: JSON-safe, nothing hidden."""
+
+    def reveal(self, state: Any) -> dict:
+        """The view with every secret shown, for the replay of a game that is over."""
 
     def describe_action(self, state: Any, action: Any) -> str: ...

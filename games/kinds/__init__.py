@@ -35,6 +35,12 @@ class GameKind:
     # The admin's review of the full state: the kind's secrets, as its template shows them.
     review: Callable[[Any], dict] | None = None
     review_template: str = ""
+    # One entry of the view's log in words: (entry, the view, the players' names) -> text.
+    describe_entry: Callable[[dict, dict, list], str] = lambda entry, seen, names: entry["text"]
+    # The replay shows these partials of the game page, with the kind's stylesheets.
+    replay_partials: tuple[str, ...] = ("board",)
+    stylesheets: tuple[str, ...] = ()
+    score_label: str = "points"  # what ``returns()`` counts, in the game's words
     blurb: str = ""  # one line for the lobby and the home page
     # A series of games (roles alternating) may be played of these lengths; and a finished
     # game's points in it, by seat (the smallest total wins).

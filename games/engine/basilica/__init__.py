@@ -39,6 +39,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "replay",
+    "reveal",
     "score_cathedral",
     "view",
 ]
@@ -66,14 +67,19 @@ def apply_action(state: State, action: Action | dict) -> State:
 
 
 def replay(
-    options: Options, seed: int, actions: Iterable[Action | dict], check: bool = False
+    options: Options,
+    seed: int,
+    actions: Iterable[Action | dict],
+    check: bool = False,
+    start: State | None = None,
 ) -> State:
     """Rebuild a game from its log: a fold of the actions over the new game.
 
     A stored log was checked when each action was written, so by default it is not checked
-    again; ``check=True`` checks every action as ``apply_action`` would.
+    again; ``check=True`` checks every action as ``apply_action`` would. ``start`` (a state
+    of this game, left unchanged) goes on from there instead of from the new game.
     """
-    state = new_game(options, seed)
+    state = new_game(options, seed) if start is None else start.copy()
     for action in actions:
         if not isinstance(action, Action):
             action = Action.from_log(action)
@@ -149,6 +155,18 @@ def view(state: State, player: int | None) -> dict:
         "log": _log(state, player),
         "seq": len(state.history),
     }
+
+
+def reveal(state: State) -> dict:
+    """The view of a game that is over, with nothing hidden: every Jester colour, the stack in
+    the order it would have been drawn, the tiles removed before play. Only for games that are
+    over (the replay of a finished game): a running game is seen through ``view`` alone."""
+    seen = view(state, None)
+    tiles = state.tiles
+    seen["jester_picks"] = dict(state.jester_picks)
+    seen["stack"] = [tiles[t].to_json() for t in reversed(state.stack)]
+    seen["removed"] = [tiles[t].to_json() for t in state.removed]
+    return seen
 
 
 def _public_decision(state: State) -> dict | None:

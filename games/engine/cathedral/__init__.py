@@ -44,6 +44,7 @@ __all__ = [
     "new_game",
     "parse_label",
     "replay",
+    "reveal",
     "view",
 ]
 
@@ -72,14 +73,19 @@ def apply_action(state: State, action: Action | dict) -> State:
 
 
 def replay(
-    options: Options, seed: int, actions: Iterable[Action | dict], check: bool = False
+    options: Options,
+    seed: int,
+    actions: Iterable[Action | dict],
+    check: bool = False,
+    start: State | None = None,
 ) -> State:
     """Rebuild a game from its log: a fold of the actions over the new game.
 
     A stored log was checked when each action was written, so by default it is not checked
-    again; ``check=True`` checks every action as ``apply_action`` would.
+    again; ``check=True`` checks every action as ``apply_action`` would. ``start`` (a state
+    of this game, left unchanged) goes on from there instead of from the new game.
     """
-    state = new_game(options, seed)
+    state = new_game(options, seed) if start is None else start.copy()
     for action in actions:
         if not isinstance(action, Action):
             action = Action.from_log(action)
@@ -89,6 +95,11 @@ def replay(
                 raise IllegalAction(f"action {len(state.history) + 1}: {problem}")
         perform(state, action)
     return state
+
+
+def reveal(state: State) -> dict:
+    """The view with nothing hidden, for the replay of a finished game: Cathedral hides nothing."""
+    return view(state, None)
 
 
 def describe_action(state: State, action: Action | dict) -> str:

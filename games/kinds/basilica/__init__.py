@@ -14,7 +14,7 @@ from games.engine.basilica.components import (
     RANK_NAMES,
 )
 from games.kinds import GameKind
-from games.kinds.basilica import diagrams
+from games.kinds.basilica import diagrams, story
 from games.kinds.basilica.forms import BasilicaForm
 from games.kinds.basilica.presenters import page_context
 
@@ -74,6 +74,10 @@ def review(state: engine.State) -> dict:
     }
 
 
+def describe_entry(entry: dict, seen: dict, names: list[str]) -> str:
+    return f"{names[entry['player']]}: {story.entry_text(entry, names)}"
+
+
 KIND = GameKind(
     key="basilica",
     engine=engine,
@@ -87,5 +91,7 @@ KIND = GameKind(
     review=review,
     review_template="games/basilica/_review.html",
     pushed=("status", "market", "board", "log"),
+    describe_entry=describe_entry,
+    replay_partials=("board", "market"),
     blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
 )

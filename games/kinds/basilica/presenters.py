@@ -43,13 +43,15 @@ PAID_EFFECTS = {
 def page_context(game: Game, state: engine.State, base: dict, pick: str | None) -> dict:
     """Basilica's part of the game page for the viewer of ``base`` (the platform's part)."""
     seat, names = base["seat"], base["names"]
-    seen = engine.view(state, seat)
+    shown = _shown(base, seat)
+    seen = shown(state)
     choices = Choices()
-    if seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat:
+    deciding = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
+    if deciding and not base.get("replay"):
         confirm = base["prefs"].confirms(live=game.clock_control.live)
         choices = offer(engine.legal_actions(state), parse_pick(pick), confirm=confirm)
-    before = services.load_run_start(game, state)
-    changed = last_move(engine.view(before, seat), seen, names)
+    before = services.load_run_start(game, state, seat)
+    changed = last_move(shown(before), seen, names)
     return {
         "view": seen,
         "choices": choices,
@@ -70,6 +72,14 @@ def page_context(game: Game, state: engine.State, base: dict, pick: str | None) 
         "result": result_line(seen, names, seat),
         "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
     }
+
+
+def _shown(base: dict, seat: int | None):
+    """How a state is seen on this page: the viewer's view, or everything once the game is over
+    and the page is its replay."""
+    if base.get("reveal"):
+        return engine.reveal
+    return lambda state: engine.view(state, seat)
 
 
 def _cell_label(cell: dict) -> str:

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from games.engine import cathedral as engine
 from games.kinds import GameKind
 from games.kinds.cathedral.forms import CathedralForm
-from games.kinds.cathedral.presenters import page_context, rules_context
+from games.kinds.cathedral.presenters import named, page_context, rules_context
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
@@ -39,6 +39,10 @@ def rules(request: HttpRequest, variant: str | None = None) -> HttpResponse:
     return render(request, "games/cathedral/rules.html", rules_context())
 
 
+def describe_entry(entry: dict, seen: dict, names: list[str]) -> str:
+    return named(entry["text"], entry["player"], seen, names)
+
+
 KIND = GameKind(
     key="cathedral",
     engine=engine,
@@ -52,5 +56,9 @@ KIND = GameKind(
     series_lengths=(2, 4, 6),
     series_points=series_points,
     pushed=("status", "hands", "board", "log"),
+    describe_entry=describe_entry,
+    replay_partials=("board", "hands"),
+    stylesheets=("css/cathedral.css",),
+    score_label="unplaced squares",
     blurb="Wall off the city: place all your buildings, and keep your opponent from placing theirs.",
 )

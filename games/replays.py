@@ -1,0 +1,95 @@
+"""The replay of a game, step by step, and "since your last move".
+
+A step is a number of actions from the start (0: the new game). Each step is shown through the
+engine: the viewer's own ``view`` while the game runs (a player sees what they saw then, a
+spectator what spectators saw), and ``reveal`` once it is over, when anyone who may watch the
+game may replay it with everything shown. The page's URL names the step, so a position can be
+shared.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from games import services
+from games.models import Game
+
+REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    if game.status not in REPLAYED or not game.can_watch(request.user):
+        raise Http404("no such game")  # a private game does not exist for a stranger
+    try:
+        step = int(request.GET.get("step", game.seq))
+    except ValueError:
+        step = game.seq
+    step = max(0, min(step, game.seq))
+    from games.presenters import game_context  # the page's context uses since_your_last_move
+
+    state = services.state_at(game, step)
+    context = game_context(game, state, request.user, replay=True, reveal=game.over)
+    context.update(replay_context(game, context, step))
+    if request.htmx:
+        return render(request, "games/replay.html#replay", context)
+    return render(request, "games/replay.html", context)
+
+
+def replay_context(game: Game, context: dict, step: int) -> dict:
+    """The steps (the whole log as the viewer may read it now) and the controls."""
+    seat = context["seat"]
+    final = services.load_state(game)
+    seen = game.engine.reveal(final) if game.over else game.engine.view(final, seat)
+    describe = context["kind"].describe_entry
+    names = context["names"]
+    steps = [
+        {
+            "seq": entry["seq"],
+            "player": entry["player"],
+            "text": describe(entry, seen, names),
+        }
+        for entry in seen["log"]
+        if entry.get("seq") and entry.get("kind", "place") != "pass"
+    ]
+    url = reverse("games:replay", args=[game.pk])
+    last = game.seq
+    return {
+        "step": step,
+        "last_step": last,
+        "steps": steps,
+        "returns": list(services.state_at(game, step).returns()),
+        "links": {
+            "first": f"{url}?step=0",
+            "previous": f"{url}?step={max(step - 1, 0)}",
+            "next": f"{url}?step={min(step + 1, last)}",
+            "last": f"{url}?step={last}",
+        },
+        "revealed": game.over,
+        "replay_templates": [
+            f"{context['kind'].template}#{name}" for name in context["kind"].replay_partials
+        ],
+    }
+
+
+def since_your_last_move(game: Game, state, seat: int | None, seen: dict, kind, names) -> dict:
+    """For a player: what the others did since their last action, and where its replay starts."""
+    if seat is None:
+        return {}
+    start = services.since_start(state, seat)
+    history = state.history
+    if start == len(history) or all(h["player"] == seat for h in history[start:]):
+        return {}
+    if not any(h["player"] == seat for h in history[:start]):
+        return {}  # the player has not moved yet: the last move says it all
+    entries = [
+        kind.describe_entry(entry, seen, names)
+        for entry in seen["log"]
+        if entry.get("seq") and entry["seq"] > start and entry.get("kind", "place") != "pass"
+    ]
+    url = reverse("games:replay", args=[game.pk])
+    return {"count": len(history) - start, "entries": entries, "url": f"{url}?step={start}"}
