@@ -404,6 +404,7 @@ class RefereeDecision(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     reason = models.TextField()
     status_before = models.CharField(max_length=10, choices=Game.Status.choices)
+    termination_before = models.CharField(max_length=20, blank=True)
     winners_before = models.JSONField(default=list, blank=True)
     scores_before = models.JSONField(default=list, blank=True)
     winners_after = models.JSONField(default=list, blank=True)
