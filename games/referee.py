@@ -36,6 +36,7 @@ def abort_game(game: Game, referee, reason: str) -> Game:
         before = _snapshot(game)
         game.status = Game.Status.ABORTED
         game.winners = []
+        game.ended_by = None
         _close(game)
         _record(game, referee, RefereeDecision.Kind.ABORT, reason, before)
     return game
@@ -53,9 +54,15 @@ def set_result(
         game = services._lock(game)
         if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
             raise RefereeRefused(f"Game {game.pk} never began: there is no result to give.")
+        if game.series_id and len(winners) == 2:
+            # A series counts a decided game as lost by one player (see its kind's points).
+            raise RefereeRefused(f"Game {game.pk} belongs to a series: name its one winner.")
         before = _snapshot(game)
         game.status = Game.Status.FINISHED
         game.winners = winners
+        # Like a resignation, a decided game was lost by one seat (none when shared): a series
+        # counts its points from that.
+        game.ended_by = 1 - winners[0] if len(winners) == 1 else None
         if scores is not None:
             game.scores = scores
         _close(game)
@@ -112,7 +119,6 @@ def _snapshot(game: Game) -> dict:
 def _close(game: Game) -> None:
     """What every referee decision leaves on a locked game: nobody to decide, no clock."""
     game.termination = TERMINATION
-    game.ended_by = None
     game.to_decide = None
     game.deadline = None
     # A corrected result keeps the moment its game ended: lists are ordered by it.

@@ -9,9 +9,17 @@ import pytest
 import time_machine
 from conftest import client_for
 from django.urls import reverse
-from factories import finished_game, first_legal, make_staff, make_user, play, started_game
+from factories import (
+    finished_game,
+    first_legal,
+    lobby_form,
+    make_staff,
+    make_user,
+    play,
+    started_game,
+)
 
-from games import referee
+from games import referee, series, services
 from games.models import Game, Notification, RefereeDecision
 
 pytestmark = pytest.mark.django_db
@@ -157,6 +165,31 @@ def test_a_game_that_never_began_has_no_result(staff):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.OPEN)
     with pytest.raises(ValueError, match="never began"):
         referee.set_result(game, staff, [0], None, "Hm.")
+
+
+def cathedral_series(alice, bob) -> Game:
+    client_for(alice).post(
+        reverse("games:create"),
+        lobby_form("cathedral", first="me", series="2", time_control="none"),
+    )
+    return services.accept_game(Game.objects.get(series_number=1), bob)
+
+
+def test_a_decided_game_of_a_series_counts_against_its_loser_and_the_next_one_begins(
+    staff, alice, bob
+):
+    game = referee.set_result(cathedral_series(alice, bob), staff, [1], None, "Alice left.")
+    table = series.standings(game.series)
+    assert table["rows"][0]["points"][0] > table["rows"][0]["points"][1] == 0  # alice's squares
+    assert Game.objects.filter(series=game.series, series_number=2).exists()
+    page = client_for(alice).get(game.get_absolute_url())
+    assert page.status_code == 200
+
+
+def test_a_game_of_a_series_is_not_shared_by_a_referee(staff, alice, bob):
+    game = cathedral_series(alice, bob)
+    with pytest.raises(ValueError, match="series"):
+        referee.set_result(game, staff, [0, 1], None, "Both played well.")
 
 
 # -- refusals: only the staff, only with a reason ---------------------------------------------
