@@ -5,7 +5,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from games import accounts, converters, views  # noqa: F401 - converters registers <username:>
+from games import accounts, converters, history, views  # noqa: F401 - converters: <username:>
 from games.ratelimit import limited
 
 
@@ -25,6 +25,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", include("games.urls")),
     path("players/<username:username>/", views.profile, name="profile"),
+    path("players/<username:username>/history/", history.history, name="history"),
+    path("players/<username:username>/history.csv", history.history_csv, name="history-csv"),
     path("settings/", views.player_settings, name="settings"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("rules/", views.rules, name="rules"),

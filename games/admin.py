@@ -1,19 +1,33 @@
-"""The referee's tools: every game, its log, and its full state after any action."""
+"""The referee's tools: every game, its log, its full state after any action, its move times
+and notifications, and the referee's decisions (abort, set or correct a result) with a reason."""
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import converters, kinds, services  # noqa: F401 - converters registers <game:>
-from games.models import Action, Game, GameVisit, Notification, PlayerSettings, Series, Vacation
+from games import converters, kinds, referee, services  # noqa: F401 - converters: <game:>
+from games.models import (
+    Action,
+    Game,
+    GameVisit,
+    Notification,
+    PlayerSettings,
+    RefereeDecision,
+    Series,
+    Vacation,
+)
 
 
 class PlayerFilter(admin.SimpleListFilter):
@@ -68,6 +82,109 @@ class NotificationInline(admin.TabularInline):
         return False
 
 
+class RefereeDecisionInline(admin.TabularInline):
+    model = RefereeDecision
+    extra = 0
+    can_delete = False
+    fields = (
+        "created_at",
+        "referee",
+        "kind",
+        "reason",
+        "status_before",
+        "termination_before",
+        "winners_before",
+        "winners_after",
+        "scores_before",
+        "scores_after",
+    )
+    readonly_fields = fields
+    ordering = ("created_at",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class RefereeForm(forms.Form):
+    """Abort a game in play, or set (or correct) its result: always with a written reason."""
+
+    decision = forms.ChoiceField(
+        choices=[("abort", "Abort the game: no result"), ("result", "Set the result")],
+        widget=forms.RadioSelect,
+    )
+    winner = forms.ChoiceField(required=False, label="Winner (for a result)")
+    score0 = forms.IntegerField(required=False, label="Score of seat 0")
+    score1 = forms.IntegerField(required=False, label="Score of seat 1")
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        error_messages={"required": "A referee's decision needs a written reason."},
+        help_text="Kept with the decision and your name.",
+    )
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+        self.fields["winner"].choices = [
+            ("", "—"),
+            ("0", f"{names[0]} (seat 0) wins"),
+            ("1", f"{names[1]} (seat 1) wins"),
+            ("both", "Shared: both win"),
+        ]
+        self.fields["score0"].label = f"Score of {names[0]} (seat 0)"
+        self.fields["score1"].label = f"Score of {names[1]} (seat 1)"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") != "result":
+            return data
+        if not data.get("winner"):
+            self.add_error("winner", "A result needs a winner (or both, for a shared result).")
+        if (data.get("score0") is None) != (data.get("score1") is None):
+            raise forms.ValidationError(
+                "Give both scores, or neither to keep the scores as they are."
+            )
+        return data
+
+    def winners(self) -> list[int]:
+        winner = self.cleaned_data["winner"]
+        return [0, 1] if winner == "both" else [int(winner)]
+
+    def scores(self) -> list[int] | None:
+        scores = [self.cleaned_data["score0"], self.cleaned_data["score1"]]
+        return None if None in scores else scores
+
+
+def took(delta: timedelta | None) -> str:
+    """A move's time, to the tenth of a second under a minute: "4.2 s", "3 min 05 s", "2 h 01 min"."""
+    if delta is None:
+        return ""
+    seconds = delta.total_seconds()
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, seconds = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} d {hours} h {minutes:02d} min"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {seconds:02d} s"
+
+
+def move_times(game: Game) -> list[dict]:
+    """Each action with the time its player took: since the previous action, or since the game
+    began for the first one."""
+    rows, previous = [], game.started_at
+    for action in game.actions.select_related("user").order_by("seq"):
+        since = action.created_at - previous if previous else None
+        rows.append({"action": action, "took": took(since)})
+        previous = action.created_at
+    return rows
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
@@ -115,8 +232,9 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "finished_at",
         "review_link",
+        "referee_link",
     )
-    inlines = [ActionInline, NotificationInline]
+    inlines = [ActionInline, NotificationInline, RefereeDecisionInline]
 
     @admin.display(description="review")
     def review_link(self, obj):
@@ -126,20 +244,67 @@ class GameAdmin(admin.ModelAdmin):
             '<a href="{}">review the state</a>', reverse("admin:games_game_review", args=[obj.pk])
         )
 
+    @admin.display(description="referee")
+    def referee_link(self, obj):
+        if obj.pk is None:
+            return ""
+        return format_html(
+            '<a href="{}">abort the game or set its result</a>',
+            reverse("admin:games_game_referee", args=[obj.pk]),
+        )
+
     def get_urls(self):
         review = path(
             "<game:pk>/review/",
             self.admin_site.admin_view(self.review_view),
             name="games_game_review",
         )
-        return [review, *super().get_urls()]
+        decide = path(
+            "<game:pk>/referee/",
+            self.admin_site.admin_view(self.referee_view),
+            name="games_game_referee",
+        )
+        return [review, decide, *super().get_urls()]
+
+    def referee_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The referee's form: abort the game, or set or correct its result, with a reason."""
+        game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+        if not self.has_change_permission(request, game):
+            raise PermissionDenied
+        form = RefereeForm(request.POST or None, game=game)
+        status = 200
+        if request.method == "POST":
+            status = 400
+            if form.is_valid():
+                try:
+                    self._decide(request, game, form)
+                except referee.RefereeRefused as refusal:
+                    form.add_error(None, str(refusal))
+                else:
+                    return redirect("admin:games_game_change", game.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Referee's decision on game {game.pk}",
+            "game": game,
+            "form": form,
+            "decisions": game.referee_decisions.select_related("referee"),
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/games/referee.html", context, status=status)
+
+    def _decide(self, request: HttpRequest, game: Game, form: RefereeForm) -> None:
+        reason = form.cleaned_data["reason"]
+        if form.cleaned_data["decision"] == "abort":
+            referee.abort_game(game, request.user, reason)
+            messages.success(request, f"Game {game.pk} is aborted: no result.")
+        else:
+            referee.set_result(game, request.user, form.winners(), form.scores(), reason)
+            messages.success(request, f"The result of game {game.pk} is set.")
 
     def review_view(self, request, pk: int):
         """The full state after a chosen action, secrets included, for a referee."""
         game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
         if not self.has_view_permission(request, game):
-            from django.core.exceptions import PermissionDenied
-
             raise PermissionDenied
         try:
             upto = min(max(int(request.GET.get("seq", game.seq)), 0), game.seq)
@@ -160,6 +325,9 @@ class GameAdmin(admin.ModelAdmin):
             "scores": state.returns(),
             **(kind.review(state) if kind.review else {}),
             "state_json": json.dumps(full, indent=1),
+            "move_times": move_times(game),
+            "notifications": game.notifications.select_related("user").order_by("created_at"),
+            "decisions": game.referee_decisions.select_related("referee"),
             "opts": self.model._meta,
         }
         return render(request, "admin/games/review.html", context)

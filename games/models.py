@@ -387,3 +387,32 @@ class GameVisit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} saw game {self.game_id} at {self.seen_at}"
+
+
+class RefereeDecision(models.Model):
+    """A referee's abort or result of a game, with the written reason: kept for good, so that
+    ratings recomputed from stored results can see what was decided by hand, and why."""
+
+    class Kind(models.TextChoices):
+        ABORT = "abort", "aborted the game"
+        RESULT = "result", "set the result"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="referee_decisions")
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="referee_decisions"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField()
+    status_before = models.CharField(max_length=10, choices=Game.Status.choices)
+    termination_before = models.CharField(max_length=20, blank=True)
+    winners_before = models.JSONField(default=list, blank=True)
+    scores_before = models.JSONField(default=list, blank=True)
+    winners_after = models.JSONField(default=list, blank=True)
+    scores_after = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.referee} {self.get_kind_display()} of game {self.game_id}"

@@ -1,0 +1,204 @@
+"""A player's history: their games that are over, filtered by game, edition, result and
+opponent, as a page and as a CSV file. Only the games the viewer may see are listed."""
+
+from __future__ import annotations
+
+import csv
+from datetime import timedelta
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.timesince import timesince
+from django.views.decorators.http import require_GET
+
+from games import errors, kinds
+from games.models import Action, Game
+
+PER_PAGE = 25
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+# A spreadsheet runs a cell that begins with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class HistoryFilter(forms.Form):
+    kind = forms.ChoiceField(required=False, label="Game")
+    edition = forms.ChoiceField(
+        required=False, choices=[("", "any edition"), *Game.Edition.choices]
+    )
+    result = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "any result"),
+            ("won", "won"),
+            ("lost", "lost"),
+            ("shared", "shared"),
+            ("none", "no result"),
+        ],
+    )
+    opponent = forms.CharField(required=False, max_length=150)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [("", "any game"), *kinds.choices()]
+
+    def apply(self, games: QuerySet, person) -> QuerySet:
+        """The games that pass the filters given; a garbled filter is left out, not an error."""
+        self.is_valid()
+        chosen = {name: value for name, value in self.cleaned_data.items() if value}
+        if "kind" in chosen:
+            games = games.filter(kind=chosen["kind"])
+        if "edition" in chosen:
+            games = games.filter(edition=chosen["edition"])
+        if "result" in chosen:
+            games = games.filter(result_is(chosen["result"], person))
+        if "opponent" in chosen:
+            name = chosen["opponent"]
+            games = games.filter(
+                Q(seat0=person, seat1__username__icontains=name)
+                | Q(seat1=person, seat0__username__icontains=name)
+            )
+        return games
+
+
+def result_is(result: str, person) -> Q:
+    """The games whose result for ``person`` is ``result``, as ``Game.result_for`` says it."""
+    finished = Q(status=Game.Status.FINISHED)
+    won = Q(seat0=person, winners=[0]) | Q(seat1=person, winners=[1])
+    shared = Q(winners=[0, 1]) | Q(winners=[1, 0])
+    return {
+        "won": finished & won,
+        "shared": finished & shared,
+        "lost": finished & ~won & ~shared,
+        "none": Q(status=Game.Status.ABORTED),
+    }[result]
+
+
+def games_over(person, viewer) -> QuerySet:
+    """``person``'s games that are over and that ``viewer`` may see, the last finished first."""
+    first_mover = Action.objects.filter(game=OuterRef("pk"), seq=1).values("player")
+    return (
+        Game.objects.involving(person)
+        .visible_to(viewer)
+        .filter(status__in=OVER)
+        .select_related("seat0", "seat1")
+        .annotate(first_mover=Subquery(first_mover))
+        .order_by(F("finished_at").desc(nulls_last=True), "-pk")
+    )
+
+
+def history_row(game: Game, person) -> dict:
+    """One game seen from ``person``'s seat: their opponent, result and score first."""
+    seat = game.seat_of(person)
+    other = 1 - seat
+    scores = game.scores if len(game.scores) == 2 else [None, None]
+    mover = game.player(game.first_mover) if game.first_mover is not None else None
+    length = None
+    if game.started_at and game.finished_at:
+        length = max(game.finished_at - game.started_at, timedelta(0))
+    return {
+        "game": game,
+        "opponent": game.player(other),
+        "first_mover": mover.username if mover else "",
+        "result": game.result_for(person) or "none",
+        "score": scores[seat],
+        "opponent_score": scores[other],
+        "length": length,
+        "length_words": timesince(game.started_at, game.finished_at) if length else "",
+    }
+
+
+@require_GET
+@login_required
+def history(request: HttpRequest, username: str) -> HttpResponse:
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        return errors.not_found_page(request, f"No player called {username}.")
+    filters = HistoryFilter(request.GET)
+    games = filters.apply(games_over(person, request.user), person)
+    page = Paginator(games, PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "person": person,
+        "filters": filters,
+        "page": page,
+        "rows": [history_row(game, person) for game in page],
+    }
+    if request.htmx:
+        return render(request, "games/history.html#games", context)
+    return render(request, "games/history.html", context)
+
+
+@require_GET
+@login_required
+def history_csv(request: HttpRequest, username: str) -> HttpResponse:
+    """The whole filtered list, one game a line, for a spreadsheet."""
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        return errors.not_found_page(request, f"No player called {username}.")
+    games = HistoryFilter(request.GET).apply(games_over(person, request.user), person)
+    response = HttpResponse(
+        content_type="text/csv; charset=utf-8",
+        headers={
+            "Content-Disposition": content_disposition_header(
+                as_attachment=True, filename=f"games-of-{person.username}.csv"
+            )
+        },
+    )
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for game in games.iterator(chunk_size=500):
+        writer.writerow(safe_cell(cell) for cell in csv_line(request, history_row(game, person)))
+    return response
+
+
+CSV_COLUMNS = (
+    "finished",
+    "game",
+    "url",
+    "kind",
+    "options",
+    "opponent",
+    "first move by",
+    "result",
+    "score",
+    "opponent score",
+    "actions",
+    "duration (seconds)",
+    "ending",
+    "replay",
+)
+
+
+def csv_line(request: HttpRequest, row: dict) -> list:
+    game = row["game"]
+    finished = game.finished_at.isoformat(timespec="seconds") if game.finished_at else ""
+    seconds = int(row["length"].total_seconds()) if row["length"] is not None else ""
+    return [
+        finished,
+        game.pk,
+        request.build_absolute_uri(game.get_absolute_url()),
+        game.kind,
+        game.summary,
+        row["opponent"].username if row["opponent"] else "",
+        row["first_mover"],
+        row["result"],
+        "" if row["score"] is None else row["score"],
+        "" if row["opponent_score"] is None else row["opponent_score"],
+        game.seq,
+        seconds,
+        game.termination,
+        request.build_absolute_uri(reverse("games:replay", args=[game.pk])),
+    ]
+
+
+def safe_cell(value):
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
