@@ -5,7 +5,7 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
-from games import kinds, replays, series, services, timing, vacation
+from games import kinds, referee, replays, series, services, timing, vacation
 from games.models import Game, PlayerSettings
 
 
@@ -20,7 +20,12 @@ def game_context(
     clocks, how the game ended, rematch) and the game kind's (board, prompt, log)."""
     seat = game.seat_of(user)
     prefs = PlayerSettings.of(user) if seat is not None else PlayerSettings()
-    ending = services.ending_words(game) if game.termination in services.ENDINGS else ""
+    if game.termination == referee.TERMINATION:
+        ending = referee.referee_line(game)
+    elif game.termination in services.ENDINGS:
+        ending = services.ending_words(game)
+    else:
+        ending = ""
     base = {
         "game": game,
         "kind": kinds.of(game),

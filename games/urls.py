@@ -18,5 +18,4 @@ urlpatterns = [
     path("<game:pk>/resign/", views.resign, name="resign"),
     path("<game:pk>/abort/", views.abort, name="abort"),
     path("<game:pk>/rematch/", views.rematch, name="rematch"),
-    path("<game:pk>/replay/", views.detail, name="replay"),
 ]

@@ -294,3 +294,11 @@ def test_the_review_shows_the_notifications_sent(
     assert sent.count("game over") == 2
     assert "alice" in sent
     assert "bob" in sent
+
+
+def test_the_game_page_says_the_referee_decided_and_why():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = started_game(alice, bob)
+    referee.abort_game(game, make_staff("judge"), "Both players asked for it by email.")
+    page = client_for(alice).get(game.get_absolute_url()).text
+    assert "The referee judge decided: Both players asked for it by email." in page
