@@ -147,7 +147,7 @@ class Game(models.Model):
 
     @property
     def engine(self) -> engine.GameEngine:
-        return engine.engine_for(self.kind)
+        return engine.engine_for(self.kind, self.engine_version)
 
     @property
     def engine_options(self):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import converters, replays, views  # noqa: F401 - converters registers <game:> and <token:>
+from games import converters, record_views, replays, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
@@ -18,4 +18,6 @@ urlpatterns = [
     path("<game:pk>/resign/", views.resign, name="resign"),
     path("<game:pk>/abort/", views.abort, name="abort"),
     path("<game:pk>/rematch/", views.rematch, name="rematch"),
+    path("<game:pk>/record.json", record_views.record_json, name="record-json"),
+    path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
 ]

@@ -11,10 +11,27 @@ from .interface import GameEngine, Outcome
 # The registry: a game kind's key (stored on every game) and the package of its engine.
 KINDS = {"basilica": "games.engine.basilica", "cathedral": "games.engine.cathedral"}
 
+# Engines of earlier versions, kept frozen beside the current one so that the games played on
+# them keep replaying as they were played: (kind, version) -> package. None yet.
+EARLIER_VERSIONS: dict[tuple[str, str], str] = {}
 
-def engine_for(kind: str) -> GameEngine:
-    """The engine module of ``kind``; KeyError for a kind the site does not host."""
-    return import_module(KINDS[kind])
+
+def engine_for(kind: str, version: str | None = None) -> GameEngine:
+    """The engine module of ``kind``, at ``version`` (the current one if None).
+
+    KeyError for a kind the site does not host; LookupError for a version it does not have, so
+    that a stored game is never replayed by rules other than the ones it was played by.
+    """
+    engine = import_module(KINDS[kind])
+    if version is None or version == engine.VERSION:
+        return engine
+    earlier = EARLIER_VERSIONS.get((kind, version))
+    if earlier is None:
+        raise LookupError(
+            f"the {kind} engine of version {version!r} is not installed "
+            f"(this site has version {engine.VERSION}): the games played on it cannot be replayed"
+        )
+    return import_module(earlier)
 
 
-__all__ = ["KINDS", "GameEngine", "Outcome", "engine_for"]
+__all__ = ["EARLIER_VERSIONS", "KINDS", "GameEngine", "Outcome", "engine_for"]

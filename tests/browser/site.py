@@ -146,7 +146,7 @@ def open_game(
     page = creator.page
     page.goto("/games/")
     form = page.locator(f"#new-{kind}")
-    if not form.get_attribute("open"):
+    if not form.evaluate("el => el.open"):
         form.locator("summary").click()
     if kind == "basilica":
         form.locator("select[name=basilica-edition]").select_option(edition)

@@ -1,0 +1,404 @@
+"""Game records: a game as a file, to download, keep, and replay somewhere else.
+
+A record is the game's kind, engine version, options, players and every action with its time,
+as JSON (``export``), or the same game for a reader (``text_log``). The seed is in it only once
+the game is over: before that it would tell the order of the stack. ``read`` checks a record
+that comes from outside, and ``replay`` rebuilds its state, checking every action and the
+stored result, since nothing in a file is trusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from games import kinds
+from games.clock import TimeControl
+from games.engine import KINDS, GameEngine, engine_for
+from games.engine.interface import GameState
+from games.models import Game
+from games.services import ENDINGS, ending_words, load_state
+
+RECORD_FORMAT = "basilica-online/game-record"
+FORMAT_VERSION = 1
+MAX_ACTIONS = 2000  # far beyond any real game
+MAX_NAME = 150  # a username's length
+# Games without chance replay the same whatever the seed: their record needs none.
+WITHOUT_CHANCE = frozenset({"cathedral"})
+
+_STATUSES = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
+_OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+_KEYS = {
+    "format",
+    "format_version",
+    "kind",
+    "engine_version",
+    "options",
+    "seed",
+    "players",
+    "time_control",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "status",
+    "result",
+    "actions",
+}
+_ACTION_KEYS = {"seq", "player", "user", "action", "at"}
+_RESULT_KEYS = {"winners", "scores", "termination"}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message says why, in a sentence."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record read and checked: ``actions`` are the actions' JSON, ``seats`` who made each
+    and ``times`` when; ``seed`` is None in the record of a game still running; ``result``
+    is ``{"winners", "scores", "termination"}`` once the game is over, else None."""
+
+    kind: str
+    engine_version: str
+    options: Any
+    seed: int | None
+    players: tuple[str, str]
+    actions: tuple[dict, ...]
+    result: dict | None
+    seats: tuple[int, ...] = ()
+    times: tuple[datetime, ...] = ()
+
+    @property
+    def engine(self) -> GameEngine:
+        return engine_for(self.kind, self.engine_version)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def export(game: Game) -> dict:
+    """The record of ``game`` as JSON-safe data. Until the game is over it has no seed and no
+    result, and its actions are as a spectator sees them; from then on, all of them."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "kind": game.kind,
+        "engine_version": game.engine_version,
+        "options": game.options,
+    }
+    if game.over:
+        record["seed"] = game.seed
+    record |= {
+        "players": _names(game),
+        "time_control": game.time_control,
+        "created_at": _iso(game.created_at),
+        "started_at": _iso(game.started_at),
+        "finished_at": _iso(game.finished_at),
+        "status": game.status,
+    }
+    if game.over:
+        record["result"] = {
+            "winners": list(game.winners),
+            "scores": list(game.scores),
+            "termination": game.termination,
+        }
+    shown = None if game.over else _shown_actions(game)
+    record["actions"] = [
+        {
+            "seq": action.seq,
+            "player": action.player,
+            "user": action.user.username,
+            "action": action.data if shown is None else shown[action.seq],
+            "at": _iso(action.created_at),
+        }
+        for action in _actions_of(game).select_related("user")
+    ]
+    return record
+
+
+def _actions_of(game: Game):
+    # Up to the game's seq as it was read: a move made meanwhile belongs to the next download.
+    return game.actions.filter(seq__lte=game.seq).order_by("seq")
+
+
+def _shown_actions(game: Game) -> dict[int, dict]:
+    """The actions of a game in play as a spectator's view shows them: what is still hidden
+    (a Basilica Jester's colour before the scoring) is left out, as on the game page."""
+    log = game.engine.view(load_state(game), None)["log"]
+    return {entry["seq"]: entry["action"] for entry in log if entry.get("kind") != "pass"}
+
+
+def text_log(game: Game) -> str:
+    """The game for a reader: a header, then one line per action in the engine's words, as a
+    spectator reads them (nothing hidden leaks: a Jester colour not yet revealed stays so)."""
+    names = _names(game)
+    view = game.engine.view(load_state(game), None)
+    times = dict(_actions_of(game).values_list("seq", "created_at"))
+    lines = [*_header(game, names), "", "Actions (times in UTC):"]
+    for entry in view["log"]:
+        if entry.get("kind") == "pass":
+            lines.append(f"    {entry['text']}")
+            continue
+        seq = entry["seq"]
+        lines.append(f"{seq}. {_minute(times.get(seq))} {names[entry['player']]}: {entry['text']}")
+    if not view["log"]:
+        lines.append("(none yet)")
+    return "\n".join(lines) + "\n"
+
+
+def _header(game: Game, names: list[str]) -> list[str]:
+    kind = kinds.get(game.kind)
+    return [
+        f"Game {game.pk}: {names[0]} vs {names[1]}",
+        kind.describe(game.options),
+        # Seat 0 opened the game: its kind names the roles from that player's side.
+        f"Players: {names[0]}, who opened the game, and {names[1]}; "
+        + kind.first_role(game.options, names[0]),
+        f"Clock: {game.clock_control.label}",
+        f"Created: {_minute(game.created_at)} UTC",
+        f"Started: {_minute(game.started_at)} UTC",
+        f"Finished: {_minute(game.finished_at)} UTC" if game.finished_at else "Finished: not yet",
+        f"Result: {_result_words(game, names)}",
+        f"Engine: {game.kind}, version {game.engine_version}",
+    ]
+
+
+def _result_words(game: Game, names: list[str]) -> str:
+    if not game.over:
+        return "none yet, the game is in play"
+    if game.termination in ENDINGS:
+        return ending_words(game)
+    winners = sorted(game.winners)
+    if len(winners) == 2:
+        words = "shared"
+    elif winners:
+        words = f"{names[winners[0]]} wins"
+    else:
+        words = "no winner"
+    if len(game.scores) == 2:
+        words += f"; {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
+    return f"{words} ({game.termination})"
+
+
+def _names(game: Game) -> list[str]:
+    return [u.username if u else "?" for u in (game.seat0, game.seat1)]
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).isoformat() if moment else None
+
+
+def _minute(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M") if moment else "-"
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def read(data: object) -> Record:
+    """Check a record from outside, every field of it, and return it read; RecordError says
+    what is wrong. The actions are read, not yet replayed: ``replay`` checks that they are a
+    legal game."""
+    if not isinstance(data, dict):
+        raise RecordError("a game record is a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"this is not a game record of this site (format {RECORD_FORMAT!r})")
+    if data.get("format_version") != FORMAT_VERSION or type(data["format_version"]) is not int:
+        raise RecordError(f"this site reads version {FORMAT_VERSION} of the record format only")
+    unknown = sorted(str(key)[:20] for key in data if key not in _KEYS)
+    if unknown:
+        raise RecordError(f"a game record has no field {', '.join(unknown[:5])}")
+    engine = _engine(data)
+    seed = _seed(data)
+    status = data.get("status")
+    if status not in _STATUSES:
+        raise RecordError("the status of a recorded game is active, finished or aborted")
+    for key in ("created_at", "started_at", "finished_at"):
+        if data.get(key) is not None:
+            _time(data[key], key)
+    if data.get("time_control") is not None:
+        _time_control(data["time_control"])
+    seats, actions, times = _actions(engine, data.get("actions"))
+    return Record(
+        kind=data["kind"],
+        engine_version=data["engine_version"],
+        options=_options(engine, data.get("options")),
+        seed=seed,
+        players=_players(data.get("players")),
+        actions=actions,
+        result=_result(data.get("result"), over=status in _OVER),
+        seats=seats,
+        times=times,
+    )
+
+
+def _engine(data: dict) -> GameEngine:
+    kind, version = data.get("kind"), data.get("engine_version")
+    if type(kind) is not str or kind not in KINDS:
+        raise RecordError(f"this site hosts no game called {str(kind)[:40]!r}")
+    if type(version) is not str:
+        raise RecordError("a game record names its engine version as a string")
+    try:
+        return engine_for(kind, version)
+    except LookupError:
+        raise RecordError(
+            f"this game was played on version {version[:10]!r} of the {kind} rules engine, "
+            "which this site does not have"
+        ) from None
+
+
+def _options(engine: GameEngine, options: object) -> Any:
+    if not isinstance(options, dict):
+        raise RecordError("a game record's options are a JSON object")
+    try:
+        return engine.Options.from_json(options)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise RecordError(f"these are not options of {engine.TITLE}: {error}") from None
+
+
+def _seed(data: dict) -> int | None:
+    seed = data.get("seed")
+    if seed is None:
+        if data["kind"] not in WITHOUT_CHANCE:
+            raise RecordError(
+                "this record has no seed: a game still running keeps it secret, so only a "
+                "finished game's record can be replayed"
+            )
+        return None
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise RecordError("a seed is a whole number from 0 to 2**63 - 1")
+    return seed
+
+
+def _players(players: object) -> tuple[str, str]:
+    if not isinstance(players, list) or len(players) != 2:
+        raise RecordError("a game record names its two players")
+    for name in players:
+        _name(name, "a player's name")
+    return (players[0], players[1])
+
+
+def _name(name: object, what: str) -> str:
+    if type(name) is not str or not 0 < len(name) <= MAX_NAME:
+        raise RecordError(f"{what} is a string of 1 to {MAX_NAME} characters")
+    return name
+
+
+def _time(value: object, what: str) -> datetime:
+    if type(value) is not str or len(value) > 40:
+        raise RecordError(f"{what} is a time in ISO 8601")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise RecordError(f"{what} is a time in ISO 8601, not {value[:40]!r}") from None
+
+
+def _time_control(text: object) -> None:
+    try:
+        TimeControl.parse(text if type(text) is str else "?")
+    except ValueError:
+        raise RecordError(f"{str(text)[:20]!r} is not a time control of this site") from None
+
+
+def _actions(engine: GameEngine, actions: object):
+    if not isinstance(actions, list):
+        raise RecordError("a game record's actions are a list")
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(f"a game record holds at most {MAX_ACTIONS} actions")
+    seats, read_actions, times = [], [], []
+    for seq, entry in enumerate(actions, start=1):
+        if not isinstance(entry, dict) or set(entry) != _ACTION_KEYS:
+            raise RecordError(f"action {seq} is not {{{', '.join(sorted(_ACTION_KEYS))}}}")
+        if entry["seq"] != seq or type(entry["seq"]) is not int:
+            raise RecordError(f"action {seq} is numbered {str(entry['seq'])[:20]}")
+        if entry["player"] not in (0, 1) or type(entry["player"]) is not int:
+            raise RecordError(f"action {seq}: the player is the seat 0 or 1")
+        _name(entry["user"], f"action {seq}: the user")
+        try:
+            action = engine.Action.from_json(entry["action"])
+        except engine.IllegalAction as error:
+            raise RecordError(f"action {seq} is not a {engine.TITLE} action: {error}") from None
+        seats.append(entry["player"])
+        read_actions.append(action.to_json())
+        times.append(_time(entry["at"], f"action {seq}: its time"))
+    return tuple(seats), tuple(read_actions), tuple(times)
+
+
+def _result(result: object, over: bool) -> dict | None:
+    if not over:
+        if result is not None:
+            raise RecordError("a game still in play has no result")
+        return None
+    if not isinstance(result, dict) or set(result) != _RESULT_KEYS:
+        raise RecordError("a finished game's result is {scores, termination, winners}")
+    winners, scores, termination = result["winners"], result["scores"], result["termination"]
+    if not isinstance(winners, list) or len(winners) > 2 or not _seats(winners):
+        raise RecordError("the winners are a list of seats, 0 and 1")
+    if not isinstance(scores, list) or len(scores) not in (0, 2):
+        raise RecordError("the scores are a list of two whole numbers")
+    if any(type(score) is not int for score in scores):
+        raise RecordError("the scores are a list of two whole numbers")
+    if type(termination) is not str or not 0 < len(termination) <= 40:
+        raise RecordError("the result says how the game ended, in a few words")
+    return {"winners": winners, "scores": scores, "termination": termination}
+
+
+def _seats(values: list) -> bool:
+    return len(set(values)) == len(values) and all(type(v) is int and v in (0, 1) for v in values)
+
+
+# -- replaying ----------------------------------------------------------------------------------
+
+
+def replay(record: Record) -> GameState:
+    """The state the record's actions lead to, each checked as a move is; and, when the record
+    has a result, that result checked against the one the actions give."""
+    engine = record.engine
+    actions = [engine.Action.from_json(action) for action in record.actions]
+    seed = 0 if record.seed is None else record.seed  # only games without chance have none
+    try:
+        state = engine.replay(record.options, seed, actions, check=True)
+    except engine.IllegalAction as error:
+        raise RecordError(f"this record is not a legal game: {error}") from None
+    for seq, (seat, entry) in enumerate(zip(record.seats, state.history, strict=True), 1):
+        if seat != entry["player"]:
+            raise RecordError(
+                f"action {seq} is recorded for seat {seat}, but it was seat {entry['player']}'s"
+            )
+    if record.result is not None:
+        _check_result(record.result, state)
+    return state
+
+
+def _check_result(result: dict, state: GameState) -> None:
+    if state.finished:
+        outcome = state.outcome
+        replayed = {
+            "winners": list(outcome.winners),
+            "scores": list(outcome.scores),
+            "termination": outcome.termination,
+        }
+        if result != replayed:
+            raise RecordError(
+                f"the record's result is {_words(result)}, but its actions give {_words(replayed)}"
+            )
+        return
+    # A game can also end off the board: a resignation, the clock, an abort.
+    termination = result["termination"]
+    if termination not in ENDINGS:
+        raise RecordError(
+            f"the record says the game ended by {termination[:40]}, but its actions do not end it"
+        )
+    if result["scores"] not in ([], list(state.returns())):
+        raise RecordError(
+            f"the record's scores are {result['scores']}, but its actions give "
+            f"{list(state.returns())}"
+        )
+    winners_expected = 0 if termination in ("aborted", "abandoned") else 1
+    if len(result["winners"]) != winners_expected:
+        raise RecordError(f"a game ended by {termination} has {winners_expected} winner(s)")
+
+
+def _words(result: dict) -> str:
+    return f"winners {result['winners']}, scores {result['scores']} ({result['termination'][:40]})"

@@ -1,0 +1,24 @@
+"""A stored game replays on the engine version it was played on, or fails loudly."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import KINDS, basilica, cathedral, engine_for
+
+
+def test_the_current_version_and_no_version_both_give_the_current_engine():
+    assert engine_for("basilica") is basilica
+    assert engine_for("basilica", basilica.VERSION) is basilica
+    assert engine_for("cathedral", cathedral.VERSION) is cathedral
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_version_the_site_does_not_have_is_refused_by_name(kind):
+    with pytest.raises(LookupError, match=r"version '0\.9' is not installed"):
+        engine_for(kind, "0.9")
+
+
+def test_an_unknown_kind_is_still_a_key_error():
+    with pytest.raises(KeyError):
+        engine_for("chess", "1")
