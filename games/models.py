@@ -123,6 +123,9 @@ class Game(models.Model):
         "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="games"
     )
     series_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A game loaded from a record to be studied (never rated): no seats, its players' names.
+    imported = models.BooleanField(default=False)
+    imported_names = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -142,8 +145,14 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        names = [u.username if u else "?" for u in (self.seat0, self.seat1)]
-        return " vs ".join(names)
+        return " vs ".join(self.names)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names: their usernames, or as an imported record gives them."""
+        if self.imported:
+            return list(self.imported_names)
+        return [u.username if u else "?" for u in (self.seat0, self.seat1)]
 
     @property
     def engine(self) -> engine.GameEngine:

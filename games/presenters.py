@@ -10,6 +10,8 @@ from games.models import Game, PlayerSettings
 
 
 def seat_names(game: Game) -> list[str]:
+    if game.imported:
+        return list(game.imported_names)
     return [u.username if u else "…" for u in (game.seat0, game.seat1)]
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games import records
-from games.models import Game
+from games.models import Action, Game
+from games.ratelimit import limited
 
 
 def _watchable(request: HttpRequest, pk: int) -> Game:
@@ -45,3 +49,65 @@ def record_json(request: HttpRequest, pk: int) -> HttpResponse:
 def record_text(request: HttpRequest, pk: int) -> HttpResponse:
     game = _watchable(request, pk)
     return _attachment(records.text_log(game), "text/plain", f"game-{game.pk}.txt")
+
+
+# -- importing a record to study it --------------------------------------------------------------
+
+IMPORT_MAX_BYTES = 512 * 1024  # a record of 2,000 actions is about 200 KB
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@limited("create_game")
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Load a record into the replay viewer: it becomes a game to study, never a rated one."""
+    if request.method == "GET":
+        return render(request, "games/import.html", {})
+    upload = request.FILES.get("record")
+    text = upload.read(IMPORT_MAX_BYTES + 1) if upload else request.POST.get("text", "")
+    if len(text) > IMPORT_MAX_BYTES:
+        return _refused(request, f"That record is over {IMPORT_MAX_BYTES // 1024} KB.")
+    try:
+        record = records.read(json.loads(text or "null"))
+        if record.result is None:
+            raise records.RecordError(
+                "only the record of a game that is over can be imported: this one is still going"
+            )
+        records.replay(record)
+    except (ValueError, RecursionError) as error:  # RecordError, JSON errors
+        return _refused(request, f"That record cannot be replayed: {error}")
+    game = _store(record, request.user)
+    return redirect("games:replay", pk=game.pk)
+
+
+def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "games/import.html", {"error": message}, status=status)
+
+
+def _store(record: records.Record, user) -> Game:
+    """The record as a finished game without seats, its actions appended as the service would."""
+    result = record.result
+    with transaction.atomic():
+        game = Game.objects.create(
+            created_by=user,
+            kind=record.kind,
+            edition=record.options.to_json().get("edition", ""),
+            options=record.options.to_json(),
+            seed=record.seed or 0,
+            engine_version=record.engine_version,
+            status=Game.Status.FINISHED,
+            seq=len(record.actions),
+            winners=list(result["winners"]),
+            scores=list(result["scores"]),
+            termination=result["termination"],
+            imported=True,
+            imported_names=list(record.players),
+            finished_at=timezone.now(),
+        )
+        Action.objects.bulk_create(
+            Action(game=game, seq=index, player=seat, user=user, data=action)
+            for index, (seat, action) in enumerate(
+                zip(record.seats, record.actions, strict=True), start=1
+            )
+        )
+    return game

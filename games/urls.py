@@ -9,6 +9,7 @@ urlpatterns = [
     path("mine/", views.my_games, name="mine"),
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),
+    path("import/", record_views.import_record, name="import"),
     path("invite/<token:token>/", views.invitation, name="invitation"),
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),

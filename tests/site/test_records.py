@@ -17,6 +17,7 @@ from factories import (
     make_user,
     open_game,
     play,
+    play_randomly,
     random_choice,
     search_position,
     started_game,
@@ -238,3 +239,38 @@ def test_the_record_of_a_resigned_game_replays_to_where_it_stopped():
     state = records.replay(record)
     assert len(state.history) == 9
     assert not state.finished
+
+
+# -- importing a record into the replay viewer --------------------------------------------------
+
+
+def test_an_imported_record_replays_to_the_same_final_state_and_rates_nobody():
+    game = play_randomly(started_game(seed=7), 400)
+    assert game.status == Game.Status.FINISHED
+    carl = make_user("carl")
+    text = json.dumps(records.export(game))
+    response = client_for(carl).post(reverse("games:import"), {"text": text})
+    imported = Game.objects.get(imported=True)
+    assert response.url == reverse("games:replay", args=[imported.pk])
+    assert services.replay_game(imported) == services.replay_game(game)
+    assert imported.seat0 is None
+    assert imported.seat1 is None
+    assert imported.names == [game.seat0.username, game.seat1.username]
+    assert imported.winners == game.winners
+    assert imported.scores == game.scores
+    page = client_for(carl).get(response.url).text
+    assert f"Step {game.seq} of {game.seq}" in page
+
+
+def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored():
+    game = play_randomly(started_game(seed=7), 400)
+    data = records.export(game)
+    data["result"]["scores"] = [999, 0]
+    response = client_for(make_user("carl")).post(
+        reverse("games:import"), {"text": json.dumps(data)}
+    )
+    assert response.status_code == 400
+    assert "cannot be replayed" in response.text
+    assert not Game.objects.filter(imported=True).exists()
+    garbage = client_for(make_user("dora")).post(reverse("games:import"), {"text": "{not json"})
+    assert garbage.status_code == 400
