@@ -43,13 +43,13 @@ PAID_EFFECTS = {
 def page_context(game: Game, state: engine.State, base: dict, pick: str | None) -> dict:
     """Basilica's part of the game page for the viewer of ``base`` (the platform's part)."""
     seat, names = base["seat"], base["names"]
-    shown = _shown(base, seat)
+    shown = _shown(game.engine, base, seat)
     seen = shown(state)
     choices = Choices()
     deciding = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     if deciding and not base.get("replay"):
         confirm = base["prefs"].confirms(live=game.clock_control.live)
-        choices = offer(engine.legal_actions(state), parse_pick(pick), confirm=confirm)
+        choices = offer(game.engine.legal_actions(state), parse_pick(pick), confirm=confirm)
     before = services.load_run_start(game, state, seat)
     changed = last_move(shown(before), seen, names)
     return {
@@ -74,12 +74,12 @@ def page_context(game: Game, state: engine.State, base: dict, pick: str | None) 
     }
 
 
-def _shown(base: dict, seat: int | None):
-    """How a state is seen on this page: the viewer's view, or everything once the game is over
-    and the page is its replay."""
+def _shown(rules, base: dict, seat: int | None):
+    """How a state is seen on this page, by the engine of the game's own version: the viewer's
+    view, or everything once the game is over and the page is its replay."""
     if base.get("reveal"):
-        return engine.reveal
-    return lambda state: engine.view(state, seat)
+        return rules.reveal
+    return lambda state: rules.view(state, seat)
 
 
 def _cell_label(cell: dict) -> str:

@@ -42,12 +42,13 @@ def named(text: str, player: int | None, seen: dict, names: list[str]) -> str:
 
 def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
     seat, names = base["seat"], base["names"]
-    seen = engine.view(state, seat)
+    rules = game.engine  # the engine of the game's own version
+    seen = rules.view(state, seat)
     mine = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     mine = mine and not base.get("replay")
-    legal = _placements(engine.legal_actions(state)) if mine else {}
+    legal = _placements(rules.legal_actions(state)) if mine else {}
     picked = _parse_pick(pick, legal)
-    before = engine.view(services.load_run_start(game, state, seat), seat)
+    before = rules.view(services.load_run_start(game, state, seat), seat)
     changed = _changed_cells(before, seen)
     return {
         "view": seen,
