@@ -40,7 +40,7 @@ GAMES = {
 
 def play_on(game: Game, moves: int = 10_000) -> Game:
     """Random legal moves through the service, by whoever must decide, until the game ends."""
-    rng = random.Random(game.pk)
+    rng = random.Random(7)  # not the game's id: that differs between databases
     for _ in range(moves):
         state = services.load_state(game)
         if state.finished:
@@ -139,7 +139,10 @@ def test_the_text_log_of_cathedral_tells_the_passes_too():
     for entry in log:
         assert entry["text"] in text
     assert "Cathedral, Tom Lehman's variant" in text
-    assert f"Result: {'shared' if len(game.winners) == 2 else 'ann wins'}" in text
+    if len(game.winners) == 2:
+        assert "Result: shared" in text
+    else:
+        assert f"Result: {game.player(game.winners[0]).username} wins" in text
 
 
 # -- the downloads ----------------------------------------------------------------------------
