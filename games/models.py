@@ -425,3 +425,23 @@ class RefereeDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.referee} {self.get_kind_display()} of game {self.game_id}"
+
+
+class Computer(models.Model):
+    """A computer player: the account it plays under, and the level of its bot."""
+
+    class Level(models.TextChoices):
+        RANDOM = "random", "Random moves"
+        GREEDY = "greedy", "Greedy"
+        SEARCH = "search", "Monte Carlo search"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="computer"
+    )
+    level = models.CharField(max_length=20, choices=Level.choices, unique=True)
+
+    class Meta:
+        ordering = ["level"]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_level_display()})"

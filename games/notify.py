@@ -64,8 +64,10 @@ def rematch_offered(game: Game) -> None:
 def _later(kind: str, game: Game, seat: int, seq: int) -> None:
     """Check after a short delay whether the player still needs telling (not if they are
     watching the game meanwhile)."""
-    from games import tasks
+    from games import computer, tasks
 
+    if computer.level_of(game.player(seat)):
+        return  # a bot reads no email
     delay = settings.NOTIFY_DELAY_SECONDS
     if delay > 0:
         tasks.check_notification.schedule(args=(kind, game.pk, seat, seq), delay=delay)

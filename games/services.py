@@ -332,13 +332,17 @@ def _record_progress(game: Game, state: GameState) -> None:
 def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
     if state is not None:
         _remember(game.pk, game.seq, state)
-    from games import live, notify  # imported late: live needs the channel layer set up
+    from games import computer, live, notify  # imported late: live needs the channel layer
 
     live.announce(game)  # best-effort: a lost push is caught up by the page's seq check
     try:
         notify.game_changed(game, previous_decider)
     except Exception:  # the move is committed: a queue that is down must not make it a 500
         log.exception("could not schedule the notifications of game %s", game.pk)
+    try:
+        computer.after_change(game)
+    except Exception:  # as above: the bot's move is asked for again by the page's next look
+        log.exception("could not ask for the computer's move in game %s", game.pk)
 
 
 # -- how a game ends besides its last move ------------------------------------------------------

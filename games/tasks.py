@@ -11,7 +11,7 @@ from django.utils import timezone
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task, db_task
 
-from games import notify, services
+from games import computer, notify, services
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,12 @@ def check_clock(game_id: int) -> None:
     game = Game.objects.filter(pk=game_id).first()
     if game is not None:
         services.enforce_clock(game)
+
+
+@db_task(retries=3, retry_delay=2)
+def computer_move(game_id: int, seq: int) -> None:
+    """A bot's move, thought out here and never in a web process; a crash is retried."""
+    computer.move(game_id, seq)
 
 
 @db_task()

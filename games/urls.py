@@ -6,6 +6,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
+    path("computer/", views.play_computer, name="computer"),
     path("mine/", views.my_games, name="mine"),
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,10 +20,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from games import errors, kinds, notify, services, timing, vacation
+from games import computer, errors, kinds, notify, services, timing, vacation
 from games import series as series_standings
 from games.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
-from games.models import Game, Notification, Series
+from games.models import Computer, Game, Notification, Series
 from games.presenters import game_context
 from games.ratelimit import limited
 from games.validation import MOVE_BODY_MAX, body_at_most
@@ -39,9 +40,15 @@ def _lobby_context(user, posted=None) -> dict:
         forms.append({"kind": kind, "form": form, "open": form is posted})
     if posted is None:
         forms[0]["open"] = True
+    against = [
+        {"kind": kind, "form": kind.options_form(prefix=f"computer-{kind.key}")}
+        for kind in kinds.all_kinds()
+    ]
     return {
         "seeks": Game.objects.open_seeks().select_related("seat0").order_by("-created_at"),
         "forms": forms,
+        "against": against,
+        "levels": Computer.Level.choices,
         "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
         "now": now_rows(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
@@ -72,6 +79,26 @@ def create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "games/lobby.html", _lobby_context(request.user, form), status=400)
     game = services.create_game(request.user, form.game_settings())
+    return redirect(game)
+
+
+@require_POST
+@login_required
+@limited("create_game")
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """A game against a bot of the chosen level, started at once (private: not a seek)."""
+    try:
+        kind = kinds.get(request.POST.get("kind", ""))
+        level = Computer.Level(request.POST.get("level", ""))
+    except (KeyError, ValueError):
+        messages.error(request, "That form was not one of the lobby's: choose a game and a level.")
+        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+    form = kind.options_form(request.POST, prefix=f"computer-{kind.key}")
+    if not form.is_valid():
+        messages.error(request, "Those options cannot be played: " + form.errors.as_text())
+        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+    settings = replace(form.game_settings(), private=True)
+    game = computer.play_the_computer(request.user, settings, level)
     return redirect(game)
 
 
