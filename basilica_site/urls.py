@@ -7,6 +7,7 @@ from django.views.generic import TemplateView
 
 from games import accounts, converters, history, views  # noqa: F401 - converters: <username:>
 from games.ratelimit import limited
+from games.ratings import views as ratings
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -27,6 +28,8 @@ urlpatterns = [
     path("players/<username:username>/", views.profile, name="profile"),
     path("players/<username:username>/history/", history.history, name="history"),
     path("players/<username:username>/history.csv", history.history_csv, name="history-csv"),
+    path("ratings/", ratings.leaderboards, name="leaderboards"),
+    path("ratings/<slug:kind>/<slug:speed>/", ratings.leaderboard, name="leaderboard"),
     path("settings/", views.player_settings, name="settings"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("rules/", views.rules, name="rules"),

@@ -24,6 +24,8 @@ from games.models import (
     GameVisit,
     Notification,
     PlayerSettings,
+    Rating,
+    RatingChange,
     RefereeDecision,
     Series,
     Vacation,
@@ -298,8 +300,16 @@ class GameAdmin(admin.ModelAdmin):
             referee.abort_game(game, request.user, reason)
             messages.success(request, f"Game {game.pk} is aborted: no result.")
         else:
+            was_over = game.over
             referee.set_result(game, request.user, form.winners(), form.scores(), reason)
             messages.success(request, f"The result of game {game.pk} is set.")
+            if game.rated and was_over:
+                # Ratings are not recomputed here: every later rated game would be (see README).
+                messages.warning(
+                    request,
+                    f"Game {game.pk} is rated: its players' ratings, and those of every rated "
+                    "game since, need a recompute (manage.py recompute_ratings).",
+                )
 
     def review_view(self, request, pk: int):
         """The full state after a chosen action, secrets included, for a referee."""
@@ -367,3 +377,32 @@ class GameVisitAdmin(admin.ModelAdmin):
 class SeriesAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "length", "created_at")
     list_filter = ("kind", "length")
+
+
+class ReadOnly(admin.ModelAdmin):
+    """Ratings are only written by games ending and by ``manage.py recompute_ratings``."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnly):
+    list_display = ("user", "kind", "speed", "rating", "deviation", "volatility", "games")
+    list_filter = ("kind", "speed")
+    search_fields = ("user__username",)
+    ordering = ("kind", "speed", "-rating")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnly):
+    list_display = ("at", "game", "user", "opponent", "score", "rating_before", "rating_after")
+    list_filter = ("kind", "speed")
+    search_fields = ("user__username", "game__id")
+    list_select_related = ("user", "opponent", "game")

@@ -4,6 +4,7 @@ from django import forms
 
 from games import clock
 from games.models import PlayerSettings
+from games.ratings.service import RANGES
 from games.services import GameSettings
 
 
@@ -26,6 +27,24 @@ class NewGameForm(forms.Form):
         help_text="Correspondence: days for each decision, refilled after it. Live: minutes "
         "each, plus seconds per decision. Whoever runs out of time loses.",
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Rated",
+        help_text="The result moves both players' ratings. Untimed games and games against the "
+        "computer are always casual, and so are two players' games together after their third "
+        "rated one in a day.",
+    )
+    rating_range = forms.TypedChoiceField(
+        choices=[("0", "any strength"), *((str(r), f"±{r}") for r in RANGES)],
+        coerce=int,
+        empty_value=0,
+        required=False,
+        initial="0",
+        label="Opponents rated",
+        help_text="For an open seek with a clock: only players within this range of your rating "
+        "at this game and speed may accept.",
+    )
     private = forms.BooleanField(
         required=False, label="Private: invite one person by link instead of an open seek"
     )
@@ -35,7 +54,7 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].label = self.first_label
         # The kind's own options first, then the platform's.
-        platform = ("first", "time_control", "private")
+        platform = ("first", "time_control", "rated", "rating_range", "private")
         self.order_fields([*(f for f in self.fields if f not in platform), *platform])
 
     def kind_options(self) -> dict:
@@ -50,6 +69,8 @@ class NewGameForm(forms.Form):
             first=data["first"],
             private=data["private"],
             time_control=data["time_control"],
+            rated=data["rated"],
+            rating_range=data["rating_range"] or 0,
         )
 
 

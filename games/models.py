@@ -126,6 +126,15 @@ class Game(models.Model):
     # A game loaded from a record to be studied (never rated): no seats, its players' names.
     imported = models.BooleanField(default=False)
     imported_names = models.JSONField(default=list, blank=True)
+    # Rated or casual: asked for at creation, decided when the game starts (games.ratings).
+    rated = models.BooleanField(default=False)
+    casual_reason = models.CharField(
+        max_length=120, blank=True, help_text="why a game asked to be rated is casual"
+    )
+    # A seek for opponents of this strength only (at the kind's and speed's rating); no bound
+    # when empty.
+    rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -183,6 +192,14 @@ class Game(models.Model):
     @property
     def clock_control(self) -> TimeControl:
         return TimeControl.parse(self.time_control)
+
+    @property
+    def rated_label(self) -> str:
+        """ "rated", "casual", or "casual: <why>" (a game asked to be rated that a rule made
+        casual), for the lobby and the game's pages."""
+        if self.rated:
+            return "rated"
+        return f"casual: {self.casual_reason}" if self.casual_reason else "casual"
 
     @property
     def over(self) -> bool:
@@ -445,3 +462,74 @@ class Computer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_level_display()})"
+
+
+class Speed(models.TextChoices):
+    """A rating's speed class: the clock a game is played on (untimed games are never rated)."""
+
+    LIVE = "live", "live"
+    CORRESPONDENCE = "correspondence", "correspondence"
+
+
+class Rating(models.Model):
+    """A player's Glicko-2 rating at one game kind and speed, as of their last rated game."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=20)
+    speed = models.CharField(max_length=16, choices=Speed.choices)
+    rating = models.FloatField(default=1500.0)
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    games = models.PositiveIntegerField(default=0, help_text="rated games played")
+    last_game_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kind", "speed", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "speed"], name="one_rating_per_class"),
+        ]
+        indexes = [models.Index(fields=["kind", "speed", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} {self.speed}: {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: the chart's points and the recompute's
+    check. One per (game, seat): a game is rated once, whatever races to end it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.SmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(max_length=20)
+    speed = models.CharField(max_length=16, choices=Speed.choices)
+    score = models.FloatField(help_text="1 a win, 0.5 a shared result, 0 a loss")
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_after = models.FloatField()
+    at = models.DateTimeField(help_text="when the game ended")
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_rating_change_per_seat"),
+        ]
+        indexes = [models.Index(fields=["user", "kind", "speed", "at"])]
+
+    def __str__(self) -> str:
+        return (
+            f"game {self.game_id}: {self.user} {self.rating_before:.0f} -> {self.rating_after:.0f}"
+        )
+
+    @property
+    def difference(self) -> int:
+        return round(self.rating_after) - round(self.rating_before)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games import kinds, referee, replays, series, services, timing, vacation
 from games.models import Game, PlayerSettings
+from games.ratings import service as ratings
 
 
 def seat_names(game: Game) -> list[str]:
@@ -44,6 +45,8 @@ def game_context(
         "can_abort": services.can_abort(game, seat),
         "rematch": rematch_state(game, seat),
         "series_line": series.line(game) if game.series_id else "",
+        "rated_label": game.rated_label,
+        "rating_changes": ratings.changes_of(game),
         "replay": replay,
         "reveal": reveal,
     }

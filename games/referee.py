@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, RefereeDecision
+from games.ratings import service as ratings
 
 TERMINATION = "referee"
 
@@ -66,6 +67,8 @@ def set_result(
         if scores is not None:
             game.scores = scores
         _close(game)
+        if before["status_before"] == Game.Status.ACTIVE:
+            ratings.game_over(game)  # its end, like any other; a correction needs a recompute
         services._continue_series(game)  # it checks that the next game is not there already
         _record(game, referee, RefereeDecision.Kind.RESULT, reason, before)
     return game

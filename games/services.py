@@ -22,6 +22,7 @@ from games import kinds, timing, vacation
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Game, Series
+from games.ratings import service as ratings
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class GameSettings:
     private: bool = False
     time_control: str = "none"  # see games.clock.TimeControl
     series: int = 0  # games in a series (one of the kind's series_lengths), or 0 for one game
+    rated: bool = False
+    rating_range: int = 0  # a seek for opponents rated within ± this of the creator; 0: anyone
 
 
 def create_game(user, settings: GameSettings) -> Game:
@@ -88,6 +91,14 @@ def create_game(user, settings: GameSettings) -> Game:
         time_control=settings.time_control,
         series=series,
         series_number=1 if series else None,
+        **ratings.seek_terms(
+            user,
+            kind.key,
+            settings.time_control,
+            settings.rated,
+            settings.private,
+            settings.rating_range,
+        ),
     )
 
 
@@ -98,9 +109,13 @@ def accept_game(game: Game, user) -> Game:
             raise StaleMove("this game has already been taken or cancelled")
         if game.seat0_id == user.pk:
             raise NotAllowed("you cannot play against yourself: wait for an opponent")
+        refusal = ratings.range_refusal(game, user)
+        if refusal:
+            raise MoveRejected(refusal)
         game.seat1 = user
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
+        ratings.decide_at_start(game)
         state = load_state(game)
         game.to_decide = state.to_decide
         game.save()
@@ -326,6 +341,7 @@ def _record_progress(game: Game, state: GameState) -> None:
         game.finished_at = timezone.now()
         game.winners = list(state.outcome.winners)
         game.termination = state.outcome.termination
+        ratings.game_over(game)
         _continue_series(game)
 
 
@@ -376,6 +392,7 @@ def _end(game: Game, termination: str, ended_by: int) -> None:
     game.finished_at = timezone.now()
     game.save()
     if not aborted:
+        ratings.game_over(game)
         _continue_series(game)
     transaction.on_commit(lambda: _after_change(game, previous_decider=None))
 
@@ -551,8 +568,10 @@ def _swapped(game: Game, **fields) -> Game:
         time_control=game.time_control,
         status=Game.Status.ACTIVE,
         started_at=timezone.now(),
+        rated=ratings.asked(game),
         **fields,
     )
+    ratings.decide_at_start(rematch)
     rematch.to_decide = load_state(rematch).to_decide
     rematch.save()
     timing.refresh_deadline(rematch)

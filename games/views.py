@@ -26,10 +26,13 @@ from games.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.models import Computer, Game, Notification, Series
 from games.presenters import game_context
 from games.ratelimit import limited
+from games.ratings import profile as rating_pages
+from games.ratings import service as ratings
 from games.validation import MOVE_BODY_MAX, body_at_most
 
 LOBBY_NOW = 8  # games being played now, on the lobby; the rest on their own page
 NOW_PER_PAGE = 30
+PROFILE_FINISHED = 20  # the last finished games on a profile; the history has them all
 
 
 def _lobby_context(user, posted=None) -> dict:
@@ -45,7 +48,9 @@ def _lobby_context(user, posted=None) -> dict:
         for kind in kinds.all_kinds()
     ]
     return {
-        "seeks": Game.objects.open_seeks().select_related("seat0").order_by("-created_at"),
+        "seeks": ratings.seek_rows(
+            Game.objects.open_seeks().select_related("seat0").order_by("-created_at"), user
+        ),
         "forms": forms,
         "against": against,
         "levels": Computer.Level.choices,
@@ -256,23 +261,28 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
         return errors.not_found_page(request, f"No player called {username}.")
-    games = (
+    finished = (
         Game.objects.involving(person)
         .visible_to(request.user)
-        .filter(status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
+        .filter(status=Game.Status.FINISHED)
         .select_related("seat0", "seat1")
-        .order_by("-updated_at")
+        .order_by("-finished_at", "-pk")
     )
-    finished = [
-        {"game": g, "result": g.result_for(person)} for g in games if g.status == "finished"
-    ]
-    running = [g for g in games if g.status == "active"]
-    record = {k: sum(1 for r in finished if r["result"] == k) for k in ("won", "lost", "shared")}
-    return render(
-        request,
-        "games/profile.html",
-        {"person": person, "finished": finished, "running": running, "record": record},
-    )
+    shown = [{"game": g, "result": g.result_for(person)} for g in finished[: PROFILE_FINISHED + 1]]
+    results = rating_pages.results(person, request.user)
+    record = {
+        key: sum(r[key] for _, r in results["by_edition"]) for key in ("won", "lost", "shared")
+    }
+    context = {
+        "person": person,
+        "finished": shown[:PROFILE_FINISHED],
+        "finished_more": len(shown) > PROFILE_FINISHED,
+        "running": rating_pages.running(person, request.user),
+        "record": record,
+        "ratings": rating_pages.ratings(person, request.user),
+        "results": results,
+    }
+    return render(request, "games/profile.html", context)
 
 
 @require_GET

@@ -45,7 +45,8 @@ def test_the_lobby_offers_both_games_and_opens_a_cathedral_game_with_its_options
     assert game.engine_options == engine.Options(light=0, lehman=True)
     assert game.engine_version == engine.VERSION
     seeks = client_for(make_user("bob")).get(reverse("games:lobby")).text
-    assert "alice: Cathedral, Tom Lehman&#x27;s variant;" in seeks
+    assert "alice <span" in seeks  # and her rating at Cathedral, correspondence
+    assert "(1500?)</span>: Cathedral, Tom Lehman&#x27;s variant;" in seeks
     assert "alice plays Light" in seeks
 
 
