@@ -73,6 +73,7 @@ bench: install
 	$(PY) -m games.engine.cathedral.bench
 	$(PY) manage.py bench_site
 	$(PY) manage.py bench_clocks
+	$(PY) manage.py bench_ratings
 
 # The load figures of issue 10, in one process on a throwaway SQLite file and the in-memory layer.
 LOAD_DB ?= /tmp/basilica-load-$(shell id -u).sqlite3

@@ -42,6 +42,7 @@ class Chart:
     left: int
     right: int
     bottom: int
+    radius: float  # of each dot: smaller when there are many
 
 
 def chart(points: list[Point]) -> Chart | None:
@@ -79,6 +80,7 @@ def chart(points: list[Point]) -> Chart | None:
         left=LEFT,
         right=WIDTH - RIGHT,
         bottom=HEIGHT - BOTTOM,
+        radius=3 if len(dots) <= 100 else 2,
     )
 
 

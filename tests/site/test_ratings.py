@@ -311,3 +311,18 @@ def test_a_game_in_play_decided_by_the_referee_is_rated_at_once(calendar, ann, b
     game = rated_game(ann, bob)
     referee.set_result(game, make_staff(), [1], None, "ann left the site for good")
     assert rating(bob).rating > 1500 > rating(ann).rating
+
+
+def test_the_admin_says_a_corrected_rated_game_needs_a_recompute(calendar, ann, bob):
+    from conftest import client_for
+    from django.urls import reverse
+
+    game = rated_game(ann, bob)
+    services.resign(game, bob)
+    form = {"decision": "result", "winner": "1", "reason": "bob's resignation was a misclick"}
+    url = reverse("admin:games_game_referee", args=[game.pk])
+    page = client_for(make_staff()).post(url, form, follow=True).text
+    assert "need a recompute (manage.py recompute_ratings)" in page
+    assert rating(ann).rating > 1500  # unchanged until the recompute
+    call_command("recompute_ratings", stdout=io.StringIO())
+    assert rating(bob).rating > 1500 > rating(ann).rating

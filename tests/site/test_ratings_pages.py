@@ -229,3 +229,14 @@ def test_a_private_rated_game_is_a_dot_without_a_link_for_a_stranger():
     for insider in (bob, make_staff()):
         page = client_for(insider).get(reverse("profile", args=["ann"])).text
         assert f"/games/{private.pk}/" in page
+
+
+def test_the_admin_lists_ratings_and_their_changes_read_only():
+    ann, bob = make_user("ann"), make_user("bob")
+    a_rated_game_over(ann, bob, [0], timezone.now())
+    staff = client_for(make_staff())
+    for name in ("rating", "ratingchange"):
+        listing = staff.get(reverse(f"admin:games_{name}_changelist"))
+        assert listing.status_code == 200
+        assert "ann" in listing.text
+        assert staff.get(reverse(f"admin:games_{name}_add")).status_code == 403
