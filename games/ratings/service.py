@@ -241,7 +241,9 @@ def recompute() -> dict:
     """Every rating again from the stored games, in the order they ended: a referee's
     correction propagates to every later game. One transaction; returns what it did."""
     with transaction.atomic():
-        list(Rating.objects.select_for_update().values_list("pk", flat=True))
+        # Locked in the order a game's end locks its players' rows (by user): never a deadlock.
+        locked = Rating.objects.select_for_update().order_by("user_id", "kind", "speed")
+        list(locked.values_list("pk", flat=True))
         standings: dict[tuple, Standing] = {}
         changes: list[RatingChange] = []
         games = rated_games().only(

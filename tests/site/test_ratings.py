@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.db import IntegrityError, transaction
 from factories import first_legal, make_staff, make_user, started_game, user_deciding
 
 from games import referee, services, tasks, vacation
@@ -326,3 +327,12 @@ def test_the_admin_says_a_corrected_rated_game_needs_a_recompute(calendar, ann, 
     assert rating(ann).rating > 1500  # unchanged until the recompute
     call_command("recompute_ratings", stdout=io.StringIO())
     assert rating(bob).rating > 1500 > rating(ann).rating
+
+
+def test_a_game_cannot_be_rated_twice(calendar, ann, bob):
+    game = rated_game(ann, bob)
+    services.resign(game, bob)
+    stored = snapshot()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ratings.game_over(Game.objects.get(pk=game.pk))  # as if a second ending got through
+    assert snapshot() == stored
