@@ -94,8 +94,13 @@ class Command(BaseCommand):
                 games = prepare(env, 2 * count)
                 rates = {}
                 for daphnes, share in ((1, games[:count]), (2, games[count:])):
-                    with running_daphnes(env, daphnes) as ports:
+                    with running_daphnes(env, daphnes) as (ports, pids):
+                        before = cpu_seconds(pids)
                         rates[daphnes] = asyncio.run(drive(ports, share, seconds, warmup))
+                        rates[daphnes]["cpu"] = {
+                            name: (cpu_seconds(pids)[name] - spent) / (seconds + warmup)
+                            for name, spent in before.items()
+                        }
                         self.say(f"{daphnes} daphne{'s' if daphnes > 1 else ''}", rates[daphnes])
             finally:
                 flush_redis()
@@ -112,6 +117,12 @@ class Command(BaseCommand):
             f"{figures['seconds']:.0f} s; move → opponent's push median "
             f"{figures['median'] * 1000:.0f} ms, p99 {figures['p99'] * 1000:.0f} ms; "
             f"{figures['errors']} errors)"
+        )
+        cpu = figures["cpu"]
+        daphnes = ", ".join(f"{cpu[f'daphne {n}']:.0%}" for n in range(len(cpu) - 2))
+        self.stdout.write(
+            f"{'':34} cores busy: daphne {daphnes}; the generator {cpu['generator']:.0%}; "
+            f"the whole machine {cpu['machine']:.0%} busy (other work included)"
         )
         self.stdout.flush()
 
@@ -181,7 +192,7 @@ def running_daphnes(env: dict, count: int):
         for port in ports:
             if not wait_for(port, 30):
                 raise RuntimeError(f"daphne did not start on port {port}")
-        yield ports
+        yield ports, [p.pid for p in processes]
     finally:
         for process in processes:
             process.terminate()
@@ -191,6 +202,22 @@ def running_daphnes(env: dict, count: int):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=5)
+
+
+def cpu_seconds(pids: list[int]) -> dict[str, float]:
+    """CPU time spent so far by each daphne, by this process (the generator), and by the whole
+    machine (in cores: all the processes of everyone, the database and Redis too)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {}
+    for number, pid in enumerate(pids):
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        spent[f"daphne {number}"] = (int(fields[11]) + int(fields[12])) / tick
+    spent["generator"] = time.process_time()
+    with open("/proc/stat") as stat:
+        user, nice, system, _idle, _iowait, *rest = map(int, stat.readline().split()[1:])
+    spent["machine"] = (user + nice + system + sum(rest[:3])) / tick / (os.cpu_count() or 1)
+    return spent
 
 
 # -- the load generator ------------------------------------------------------------------------
@@ -258,6 +285,7 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
                     },
                     open_timeout=20,
                     max_size=2**22,
+                    compression=None,  # a browser would inflate; the lean generator need not
                 )
             )
         posts = [Http(homes[0]), Http(homes[1])]
