@@ -166,8 +166,10 @@ def _cell_classes(cell: dict | None, **marks: bool) -> str:
     return " ".join(classes)
 
 
-def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[list[dict]]:
-    """Rows of the cathedral, the far end first and row 0 (against the board) last."""
+def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
+    """Rows of the cathedral, the far end first and row 0 (against the board) last:
+    ``{"row", "cells", "targets"}``, ``targets`` true when a cell of the row can be chosen (a
+    row without targets shows nothing but its cells, and is drawn once for every page)."""
     cells = {(c["col"], c["row"]): c for c in seen["cathedral"]}
     targets = {tuple(int(x) for x in key.split(",")): ch for key, ch in choices.cells.items()}
     top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
@@ -194,7 +196,9 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
                     "jester": seen["jester_picks"].get(key),
                 }
             )
-        rows.append(line)
+        rows.append(
+            {"row": row, "cells": line, "targets": any(c["choice"] is not None for c in line)}
+        )
     return rows
 
 

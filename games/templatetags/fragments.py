@@ -1,0 +1,80 @@
+"""{% fragment value %}…{% endfragment %}: a piece of a template rendered once per ``value``
+and then served from memory, so that a page redrawing a list that only grows (a game's log, its
+scorings) renders only the entries it has not drawn before, and a move costs the same late in a
+game as early.
+
+{% load fragments %}
+{% for t in turns %}{% fragment t %}<section>… {{ t.who }} …</section>{% endfragment %}{% endfor %}
+
+The piece must show nothing but ``value``, which must be plain data (dicts, lists, strings,
+numbers, None, booleans: what a presenter hands a template): two renderings of equal values
+are the same HTML, and whatever else the piece showed would be served as it was first drawn.
+The kept pieces are bounded by their size, the oldest used dropped first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections import OrderedDict
+from threading import Lock
+
+from django import template
+
+register = template.Library()
+
+KEPT_MAX_CHARS = 4_000_000  # about 4-8 MB of HTML; a long game's log is some 30,000 characters
+
+_kept: OrderedDict[tuple[int, bytes], str] = OrderedDict()
+_kept_chars = 0
+_kept_lock = Lock()
+_node_numbers = itertools.count()  # never reused, unlike id(): a reloaded template starts afresh
+
+
+class FragmentNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, value: template.base.FilterExpression):
+        self.nodelist = nodelist
+        self.value = value
+        self.number = next(_node_numbers)
+
+    def render(self, context: template.Context) -> str:
+        value = self.value.resolve(context)
+        key = (self.number, hashlib.blake2b(repr(value).encode(), digest_size=16).digest())
+        with _kept_lock:
+            html = _kept.get(key)
+            if html is not None:
+                _kept.move_to_end(key)
+                return html
+        html = self.nodelist.render(context)
+        _keep(key, html)
+        return html
+
+
+def _keep(key: tuple[int, bytes], html: str) -> None:
+    global _kept_chars
+    with _kept_lock:
+        if key in _kept:
+            return
+        _kept[key] = html
+        _kept_chars += len(html)
+        while _kept_chars > KEPT_MAX_CHARS:
+            _, dropped = _kept.popitem(last=False)
+            _kept_chars -= len(dropped)
+
+
+def forget_fragments() -> None:
+    global _kept_chars
+    with _kept_lock:
+        _kept.clear()
+        _kept_chars = 0
+
+
+@register.tag
+def fragment(parser: template.base.Parser, token: template.base.Token) -> FragmentNode:
+    """``{% fragment value %}…{% endfragment %}``: see the module's docstring."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% fragment %} takes one value: what the piece shows")
+    nodelist = parser.parse(("endfragment",))
+    parser.delete_first_token()
+    return FragmentNode(nodelist, parser.compile_filter(bits[1]))

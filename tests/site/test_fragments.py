@@ -1,0 +1,103 @@
+"""Pieces of the game page kept once drawn ({% fragment %}): the log's turns, the scorings and the
+cathedral's rows without targets are drawn once, so a move costs the same late in a game as early;
+a page drawn from them must be exactly the page drawn afresh."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from conftest import client_for
+from django.template import engines
+from django.test import Client
+from factories import make_user, random_choice, started_game
+
+from games import services
+from games.engine import basilica as engine
+from games.models import PlayerSettings
+from games.templatetags import fragments
+
+pytestmark = pytest.mark.django_db
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]*)"')
+SEQS = re.compile(r'name="seq" value="(\d+)"|seq=(\d+)')
+
+
+@pytest.fixture(autouse=True)
+def no_kept_pieces():
+    fragments.forget_fragments()
+    yield
+    fragments.forget_fragments()
+
+
+def live_region(client: Client, game, pick: str = "") -> tuple[str, set[str]]:
+    """The region a move's answer swaps, as this client sees it after the clicks ``pick``,
+    without its forms' CSRF tokens; and those tokens, masked afresh at every drawing of a form."""
+    query = {"partial": "live", "pick": pick, "seq": game.seq}
+    response = client.get(f"/games/{game.pk}/", query, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert {a or b for a, b in SEQS.findall(html)} <= {str(game.seq)}  # every click is of now
+    return CSRF.sub('name="csrfmiddlewaretoken"', html), set(CSRF.findall(html))
+
+
+def test_every_viewer_sees_the_same_page_from_kept_pieces_as_drawn_afresh():
+    alice, bob = make_user(), make_user()
+    game = started_game(alice, bob, seed=7, expansion=True)
+    # Alice's last click sends the move (a form), Bob's asks to confirm it first (a link).
+    PlayerSettings.objects.create(user=alice, confirm_moves=PlayerSettings.Confirm.NEVER)
+    players = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    watcher = Client()
+    rng, scored = random.Random(7), False
+    while game.seq < 120 and not services.load_state(game).finished:
+        state = services.load_state(game)
+        action = random_choice(rng, engine.legal_actions(state)).to_json()
+        game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
+        state = services.load_state(game)
+        if game.seq % 6 or state.finished:
+            continue
+        # The player deciding, with a vault picked (its cells are targets), and a spectator.
+        vault = next((a for a in engine.legal_actions(state) if a.kind == "vault"), None)
+        pick = f"tile:{vault.tile}" if vault else ""
+        deciding = players[game.player(state.to_decide).pk]
+        for client, clicks in ((deciding, pick), (deciding, ""), (watcher, "")):
+            _, first_tokens = live_region(client, game, clicks)  # drawn, and its pieces kept
+            kept, tokens = live_region(client, game, clicks)
+            assert not tokens & first_tokens  # a form (the viewer's own) is never kept
+            fragments.forget_fragments()
+            assert kept == live_region(client, game, clicks)[0]
+        scored = scored or 'id="scoring-1"' in kept
+    assert scored  # the game went through a scoring: entries lost their cells, Jesters showed
+
+
+class Counter:
+    def __init__(self):
+        self.count = 0
+
+    def __str__(self):
+        self.count += 1
+        return str(self.count)
+
+
+def test_a_piece_is_drawn_once_for_each_value():
+    template = engines["django"].from_string(
+        "{% load fragments %}{% fragment entry %}{{ entry.text }} #{{ drawn }}{% endfragment %}"
+    )
+    drawn = Counter()
+    first = template.render({"entry": {"text": "Alice took Disaster"}, "drawn": drawn})
+    again = template.render({"entry": {"text": "Alice took Disaster"}, "drawn": drawn})
+    other = template.render({"entry": {"text": "Bob took Altar"}, "drawn": drawn})
+    assert first == again == "Alice took Disaster #1"
+    assert other == "Bob took Altar #2"
+
+
+def test_kept_pieces_stay_within_their_bound(monkeypatch):
+    monkeypatch.setattr(fragments, "KEPT_MAX_CHARS", 1000)
+    template = engines["django"].from_string(
+        "{% load fragments %}{% fragment n %}{{ n }}{{ padding }}{% endfragment %}"
+    )
+    for n in range(100):
+        assert template.render({"n": n, "padding": "x" * 90}).startswith(str(n))
+    assert sum(len(html) for html in fragments._kept.values()) <= 1000
+    assert len(fragments._kept) >= 9  # the newest are kept, the oldest dropped

@@ -1,0 +1,36 @@
+"""`make load` runs: its command, with tiny arguments, prints every figure beside its target.
+(No figure is checked here: timings on a shared machine are for the README, not for a test.)"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_load_command_prints_each_figure_beside_its_target(settings):
+    settings.DEBUG = False  # as the command sets it; restored after the test
+    out = io.StringIO()
+    call_command(
+        "load_site",
+        "--growth-games=1",
+        "--live-games=2",
+        "--think=0.03",
+        "--spectators=3",
+        "--memory-games=2",
+        "--memory-moves=20",
+        stdout=out,
+    )
+    services.forget_cached_states()  # the command's games are gone with the test's database
+    lines = out.getvalue().splitlines()
+    for figure, target in [
+        ("move POST late ÷ early", "target ≤ 1.2"),
+        ("move → push, 2 games at once", "target < 50 ms"),
+        ("move → last of 3 spectators", "target < 150 ms"),
+        ("memory over 20 moves", "target 0.9-1.1"),
+    ]:
+        assert any(line.startswith(figure) and target in line for line in lines), figure
