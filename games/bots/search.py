@@ -1,0 +1,149 @@
+"""The search bot: single-observer information-set Monte Carlo tree search (Cowling, Powley
+and Whitehouse, 2012).
+
+One tree of the bot's own information set: each iteration draws a new determinization (a full
+state the bot cannot tell from the one it sees), walks the tree by UCB among the actions legal
+in that determinization (counting how often each was available, as the method asks), adds one
+node, plays on with a cheap policy for a few actions, and reads the position where it stops
+through the game's heuristic, as a chance of winning. Whoever decides at a node, the bot or its
+opponent, in the turn or outside it (a paid order's answer, a Jester's colour), picks what is
+best for themselves. The move is the root's most visited action.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .heuristics import EVALUATE, SCALE
+
+EXPLORATION = 0.7
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may think: ``simulations`` iterations, and at most ``seconds``
+    of wall time if given; playouts stop after ``depth`` actions; only the ``width`` best
+    root actions by the heuristic are searched (the rest never look promising enough)."""
+
+    simulations: int
+    seconds: float | None = None
+    depth: int = 8
+    width: int = 12
+
+
+class Node:
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict = {}
+        self.visits = 0
+        self.total = 0.0  # the rewards of the player who took the action leading here
+        self.available = 0  # how often that action was legal when its parent was visited
+
+
+def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Random):
+    """The action the search advises ``seat`` to take; ``seen`` is a determinization of what
+    the seat sees (each iteration draws another from it, never from the real secrets)."""
+    evaluate, scale = EVALUATE[kind], SCALE[kind]
+    candidates = shortlist(engine, kind, seen, seat, budget.width, rng)
+    if len(candidates) == 1:
+        return candidates[0]
+    allowed = set(candidates)
+    root = Node()
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    for iteration in range(budget.simulations):
+        if deadline is not None and iteration and time.monotonic() > deadline:
+            break
+        state = engine.determinize(seen, seat, rng)
+        path = _descend(engine, root, state, allowed, rng)
+        state = path[-1][2]
+        for _ in range(budget.depth):
+            if state.finished:
+                break
+            state = engine.apply_action(state, rollout_action(engine.legal_actions(state), rng))
+        reward = _reward(state, evaluate, scale)
+        for node, mover, _ in path:
+            node.visits += 1
+            node.total += reward if mover == 0 else 1.0 - reward
+    best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
+    return best[0]
+
+
+def _descend(engine, root: Node, state, allowed: set, rng: random.Random) -> list:
+    """Select down the tree and expand one node: [(node, the seat that moved into it, the
+    state there)], the root first."""
+    path = [(root, None, state)]
+    node = root
+    while not state.finished:
+        legal = engine.legal_actions(state)
+        if node is root:
+            legal = [action for action in legal if action in allowed]
+        mover = state.to_decide
+        untried = []
+        for action in legal:
+            child = node.children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.available += 1
+        if untried:
+            action = rng.choice(untried)
+            child = node.children[action] = Node()
+            child.available = 1
+            state = engine.apply_action(state, action)
+            path.append((child, mover, state))
+            return path
+        action = max(legal, key=lambda a: _ucb(node.children[a]))
+        node = node.children[action]
+        state = engine.apply_action(state, action)
+        path.append((node, mover, state))
+    return path
+
+
+def _ucb(node: Node) -> float:
+    return node.total / node.visits + EXPLORATION * math.sqrt(
+        math.log(node.available) / node.visits
+    )
+
+
+def _reward(state, evaluate, scale: float) -> float:
+    """Seat 0's chance of winning from ``state``: the result if it is over, else its lead as
+    the heuristic reads it, through a logistic curve."""
+    if state.finished:
+        winners = state.outcome.winners
+        return 0.5 if len(winners) == 2 else float(winners == (0,))
+    lead = evaluate(state, 0) / scale
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
+
+
+def rollout_action(legal: list, rng: random.Random):
+    """A kind of action at random, then one of that kind: in Basilica a vault has a dozen cells
+    and an order a few targets, so uniform play would hardly ever take an order."""
+    kinds = {}
+    for action in legal:
+        kinds.setdefault(action.kind, []).append(action)
+    if len(kinds) == 1:
+        return rng.choice(legal)
+    return rng.choice(kinds[rng.choice(sorted(kinds))])
+
+
+def shortlist(engine, kind: str, seen, seat: int, width: int, rng: random.Random) -> list:
+    """The ``width`` legal actions that look best one action ahead, best first."""
+    legal = list(engine.legal_actions(seen))
+    if len(legal) <= width:
+        return legal
+    return [action for _, action in ranked(engine, kind, seen, seat, legal, rng)[:width]]
+
+
+def ranked(engine, kind: str, seen, seat: int, legal: list, rng: random.Random) -> list:
+    """(value, action) for every action of ``legal``, best first; ties in a random order."""
+    evaluate = EVALUATE[kind]
+    scored = [
+        (evaluate(engine.apply_action(seen, action), seat), rng.random(), action)
+        for action in legal
+    ]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [(value, action) for value, _, action in scored]
