@@ -19,26 +19,31 @@ from dataclasses import dataclass
 
 from .heuristics import EVALUATE, SCALE
 
-EXPLORATION = 0.7
+EXPLORATION = 0.3
 
 
 @dataclass(frozen=True)
 class Budget:
     """How much one decision may think: ``simulations`` iterations, and at most ``seconds``
-    of wall time if given; playouts stop after ``depth`` actions; only the ``width`` best
-    root actions by the heuristic are searched (the rest never look promising enough)."""
+    of wall time if given; playouts stop after ``depth`` actions (0: the heuristic reads the
+    new node itself). Only the ``width`` best root actions by the heuristic are searched, and
+    below the root the ``reply_width`` best, ranked when a node is first passed through (among
+    ``sample`` of them drawn at random where there are more, as in Cathedral's openings)."""
 
     simulations: int
     seconds: float | None = None
-    depth: int = 8
-    width: int = 12
+    depth: int = 0
+    width: int = 10
+    reply_width: int = 5
+    sample: int = 150
 
 
 class Node:
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "shortlist", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict = {}
+        self.shortlist: list | None = None  # the actions worth trying here, best first
         self.visits = 0
         self.total = 0.0  # the rewards of the player who took the action leading here
         self.available = 0  # how often that action was legal when its parent was visited
@@ -48,17 +53,17 @@ def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Rando
     """The action the search advises ``seat`` to take; ``seen`` is a determinization of what
     the seat sees (each iteration draws another from it, never from the real secrets)."""
     evaluate, scale = EVALUATE[kind], SCALE[kind]
-    candidates = shortlist(engine, kind, seen, seat, budget.width, rng)
-    if len(candidates) == 1:
-        return candidates[0]
-    allowed = set(candidates)
     root = Node()
+    # The root's actions are all ranked: it is the one decision that is made for real.
+    root.shortlist = shortlist(engine, kind, seen, seat, budget.width, None, rng)
+    if len(root.shortlist) == 1:
+        return root.shortlist[0]
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
     for iteration in range(budget.simulations):
         if deadline is not None and iteration and time.monotonic() > deadline:
             break
         state = engine.determinize(seen, seat, rng)
-        path = _descend(engine, root, state, allowed, rng)
+        path = _descend(engine, kind, root, state, budget, rng)
         state = path[-1][2]
         for _ in range(budget.depth):
             if state.finished:
@@ -72,28 +77,33 @@ def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Rando
     return best[0]
 
 
-def _descend(engine, root: Node, state, allowed: set, rng: random.Random) -> list:
+def _descend(engine, kind: str, root: Node, state, budget: Budget, rng: random.Random) -> list:
     """Select down the tree and expand one node: [(node, the seat that moved into it, the
     state there)], the root first."""
     path = [(root, None, state)]
     node = root
     while not state.finished:
         legal = engine.legal_actions(state)
-        if node is root:
-            legal = [action for action in legal if action in allowed]
         mover = state.to_decide
-        untried = []
+        if node.shortlist is None:
+            node.shortlist = shortlist(
+                engine, kind, state, mover, budget.reply_width, budget.sample, rng, legal
+            )
+        # What another determinization made legal here may not be now (a tile drawn in one
+        # is still in the stack in another): the shortlist's actions legal now, else any.
+        allowed = set(legal)
+        legal = [action for action in node.shortlist if action in allowed] or list(legal)
+        untried = None
         for action in legal:
             child = node.children.get(action)
             if child is None:
-                untried.append(action)
+                untried = untried or action
             else:
                 child.available += 1
-        if untried:
-            action = rng.choice(untried)
-            child = node.children[action] = Node()
+        if untried is not None:
+            child = node.children[untried] = Node()
             child.available = 1
-            state = engine.apply_action(state, action)
+            state = engine.apply_action(state, untried)
             path.append((child, mover, state))
             return path
         action = max(legal, key=lambda a: _ucb(node.children[a]))
@@ -130,19 +140,32 @@ def rollout_action(legal: list, rng: random.Random):
     return rng.choice(kinds[rng.choice(sorted(kinds))])
 
 
-def shortlist(engine, kind: str, seen, seat: int, width: int, rng: random.Random) -> list:
-    """The ``width`` legal actions that look best one action ahead, best first."""
-    legal = list(engine.legal_actions(seen))
+def shortlist(
+    engine,
+    kind: str,
+    state,
+    seat: int,
+    width: int,
+    sample: int | None,
+    rng: random.Random,
+    legal=None,
+) -> list:
+    """The ``width`` legal actions that look best to ``seat`` one action ahead, best first;
+    where there are more than ``sample``, the best of ``sample`` drawn at random."""
+    legal = list(engine.legal_actions(state) if legal is None else legal)
     if len(legal) <= width:
+        rng.shuffle(legal)
         return legal
-    return [action for _, action in ranked(engine, kind, seen, seat, legal, rng)[:width]]
+    if sample is not None and len(legal) > sample:
+        legal = rng.sample(legal, sample)
+    return [action for _, action in ranked(engine, kind, state, seat, legal, rng)[:width]]
 
 
-def ranked(engine, kind: str, seen, seat: int, legal: list, rng: random.Random) -> list:
+def ranked(engine, kind: str, state, seat: int, legal: list, rng: random.Random) -> list:
     """(value, action) for every action of ``legal``, best first; ties in a random order."""
     evaluate = EVALUATE[kind]
     scored = [
-        (evaluate(engine.apply_action(seen, action), seat), rng.random(), action)
+        (evaluate(engine.apply_action(state, action), seat), rng.random(), action)
         for action in legal
     ]
     scored.sort(key=lambda item: (-item[0], item[1]))
