@@ -106,13 +106,15 @@ def watch(game: Game) -> None:
             return
         _watched.add(game.pk)
     thread = threading.Thread(
-        target=_watch, args=(game.pk, live.version(game)), name=f"computer-watch-{game.pk}"
+        target=_watch,
+        args=(game.pk, live.version(game), live.server_loop()),
+        name=f"computer-watch-{game.pk}",
     )
     thread.daemon = True
     thread.start()
 
 
-def _watch(game_id: int, announced: str) -> None:
+def _watch(game_id: int, announced: str, loop) -> None:
     patience = settings.COMPUTER_WATCH_SECONDS
     try:
         deadline = time.monotonic() + patience
@@ -123,7 +125,7 @@ def _watch(game_id: int, announced: str) -> None:
                 return
             if live.version(game) != announced:
                 announced = live.version(game)
-                live.announce(game)
+                live.announce(game, loop)
                 deadline = time.monotonic() + patience
             if deciding_bot(game) is None:
                 return

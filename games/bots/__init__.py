@@ -26,9 +26,9 @@ LEVELS = ("random", "greedy", "search")
 # simulations (about 0.05, 0.2 and 0.8 s a move on one core), so that its games replay alike.
 SITE_BUDGET = Budget(simulations=5000, seconds=1.0)
 BUDGETS = {
-    "small": Budget(simulations=30),
-    "middle": Budget(simulations=120),
-    "large": Budget(simulations=500),
+    "small": Budget(simulations=50),
+    "middle": Budget(simulations=200),
+    "large": Budget(simulations=800),
 }
 
 
