@@ -151,7 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots = match.split(",")
         if len(bots) != 2:
             parser.error(f"a match is two bots, a,b (not {match!r})")
-        pairs.append(tuple(parse_bot(bot, args.simulations) for bot in bots))
+        try:
+            pairs.append(tuple(parse_bot(bot, args.simulations) for bot in bots))
+        except argparse.ArgumentTypeError as error:
+            parser.error(str(error))
     pool = Pool(args.processes) if args.processes > 1 else None
     try:
         for bots in pairs:
