@@ -137,6 +137,20 @@ def _watch(game_id: int, announced: str, loop) -> None:
         connection.close()
 
 
+# A hint is thought out in the web request: a small budget, so that it never holds it for long.
+HINT_SECONDS = 0.3
+
+
+def hint(game: Game, seat: int) -> str:
+    """The search bot's advice to ``seat``, who decides now, in the log's words."""
+    from games import bots
+
+    state = services.load_state(game)
+    budget = bots.Budget(simulations=2000, seconds=HINT_SECONDS)
+    action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
+    return game.engine.describe_action(state, action)
+
+
 def move(game_id: int, seq: int) -> Game | None:
     """The bot's decision in game ``game_id`` at ``seq``, made and submitted; None when there is
     nothing to do any more (the game moved on, ended, or waits for a person)."""

@@ -46,6 +46,13 @@ def game_context(
         "series_line": series.line(game) if game.series_id else "",
         "replay": replay,
         "reveal": reveal,
+        "hints_offered": (
+            not replay
+            and seat is not None
+            and game.status == Game.Status.ACTIVE
+            and game.to_decide == seat
+            and game.allows_hints()
+        ),
     }
     context = {**base, **base["kind"].page_context(game, state, base, pick)}
     if not replay:

@@ -337,6 +337,30 @@ def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpRespon
 
 @require_POST
 @login_required
+def hint(request: HttpRequest, pk: int) -> HttpResponse:
+    """The search bot's move for the player who decides now, in words, in a game that allows
+    hints; thought out here, but within a fraction of a second (``computer.HINT_BUDGET``)."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    seat = game.seat_of(request.user)
+    if seat is None:
+        raise PermissionDenied("only the players of this game can ask for a hint")
+    ok = False
+    if not game.allows_hints():
+        text = "Hints are offered only in games against the computer."
+    elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
+        text = "It is not your decision now."
+    elif request.POST.get("seq") != str(game.seq):
+        text = "The game has moved on since this page was drawn: reload it."
+    else:
+        text, ok = f"Hint: {computer.hint(game, seat)}", True
+    if request.htmx:
+        return render(request, "games/_hint_answer.html", {"text": text})
+    (messages.info if ok else messages.error)(request, text)
+    return redirect(game)
+
+
+@require_POST
+@login_required
 def resign(request: HttpRequest, pk: int) -> HttpResponse:
     return _player_post(request, pk, services.resign, "You resigned.")
 

@@ -3,13 +3,14 @@ tests), through the same service as a person, and never in the request of the hu
 
 from __future__ import annotations
 
+import html
 import json
 import random
 
 import pytest
 from conftest import client_for
 from django.urls import reverse
-from factories import lobby_form, make_user
+from factories import lobby_form, make_user, started_game
 
 from games import bots, computer, services, tasks
 from games.models import Action, Computer, Game
@@ -105,3 +106,44 @@ def test_the_bot_does_nothing_when_the_game_has_moved_on():
     game = play_computer(client_for(alice), kind="cathedral", level="random")
     assert computer.move(game.pk, game.seq + 5) is None
     assert computer.move(game.pk, game.seq) is None  # alice decides, not the bot
+
+
+def test_a_hint_names_a_move_the_player_may_make():
+    alice = make_user("alice")
+    client = client_for(alice)
+    game = play_computer(client, kind="basilica", level="random")
+    page = client.get(game.get_absolute_url()).text
+    assert reverse("games:hint", args=[game.pk]) in page
+    url = reverse("games:hint", args=[game.pk])
+    answer = client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true").text
+    assert "Hint: " in answer
+    state = services.load_state(game)
+    described = {game.engine.describe_action(state, a) for a in game.engine.legal_actions(state)}
+    hinted = answer.split("Hint: ", 1)[1].split("</p>", 1)[0]
+    assert html.unescape(hinted) in described
+    game.refresh_from_db()
+    assert game.seq == 0  # a hint plays nothing
+
+
+def test_no_hint_between_two_people_nor_for_a_stranger():
+    game = started_game(make_user("ann"), make_user("bob"))
+    ann = client_for(game.seat0)
+    assert reverse("games:hint", args=[game.pk]) not in ann.get(game.get_absolute_url()).text
+    answer = ann.post(reverse("games:hint", args=[game.pk]), {"seq": 0}, HTTP_HX_REQUEST="true")
+    assert "only in games against the computer" in answer.text
+    against_the_computer = play_computer(client_for(make_user("alice")), kind="cathedral")
+    stranger = client_for(make_user("carl"))
+    url = reverse("games:hint", args=[against_the_computer.pk])
+    assert stranger.post(url, {"seq": 0}).status_code == 403
+
+
+def test_no_hint_from_a_stale_page():
+    alice = make_user("alice")
+    client = client_for(alice)
+    game = play_computer(client, kind="cathedral", level="random")
+    url = reverse("games:hint", args=[game.pk])
+    stale = client.post(url, {"seq": game.seq + 3}, HTTP_HX_REQUEST="true").text
+    assert "moved on" in stale
+    response = client.post(url, {"seq": game.seq})  # without JavaScript: a message, the page
+    assert response.status_code == 302
+    assert "Hint: place the" in client.get(response.url).text
