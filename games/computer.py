@@ -164,7 +164,8 @@ def move(game_id: int, seq: int) -> Game | None:
         return None
     seat, level = deciding
     state = services.load_state(game)
-    rng = random.Random(f"{game.pk}:{seq}:{game.seed}")
+    # Seeded by what is public (never by the game's secret seed): a retried task plays the same.
+    rng = random.Random(f"computer:{game.pk}:{seq}")
     action = bots.choose(game.kind, state, seat, level, rng)
     outer, _moving.active = getattr(_moving, "active", False), True
     try:
