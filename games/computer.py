@@ -141,14 +141,16 @@ def _watch(game_id: int, announced: str, loop) -> None:
 HINT_SECONDS = 0.3
 
 
-def hint(game: Game, seat: int) -> str:
-    """The search bot's advice to ``seat``, who decides now, in the log's words."""
-    from games import bots
+def hint(game: Game, seat: int) -> tuple[str, dict]:
+    """The search bot's advice to ``seat``, who decides now: the move in the log's words, and
+    what the page marks for it (the kind's ``hint_marks``)."""
+    from games import bots, kinds
 
     state = services.load_state(game)
     budget = bots.Budget(simulations=2000, seconds=HINT_SECONDS)
     action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
-    return game.engine.describe_action(state, action)
+    marks = kinds.of(game).hint_marks(state, action)
+    return game.engine.describe_action(state, action), marks
 
 
 def move(game_id: int, seq: int) -> Game | None:

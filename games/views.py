@@ -344,7 +344,7 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
     seat = game.seat_of(request.user)
     if seat is None:
         raise PermissionDenied("only the players of this game can ask for a hint")
-    ok = False
+    ok, marks = False, {}
     if not game.allows_hints():
         text = "Hints are offered only in games against the computer."
     elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
@@ -352,9 +352,11 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.POST.get("seq") != str(game.seq):
         text = "The game has moved on since this page was drawn: reload it."
     else:
-        text, ok = f"Hint: {computer.hint(game, seat)}", True
+        advice, marks = computer.hint(game, seat)
+        text, ok = f"Hint: {advice}", True
     if request.htmx:
-        return render(request, "games/_hint_answer.html", {"text": text})
+        context = {"text": text, "cells": marks.get("cells", []), "tiles": marks.get("tiles", [])}
+        return render(request, "games/_hint_answer.html", context)
     (messages.info if ok else messages.error)(request, text)
     return redirect(game)
 

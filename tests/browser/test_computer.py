@@ -44,6 +44,12 @@ def test_the_computers_answers_arrive_on_the_page_without_a_reload(site, visitor
     arrived(page)
     expect(page.locator("body")).to_contain_text("computer-greedy")
 
+    # A hint marks the building it advises in hand and the six squares the Cathedral would cover.
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#computer-hint")).to_contain_text("Hint: place the Cathedral")
+    expect(page.locator("#board .cell.hinted")).to_have_count(6)
+    expect(page.locator('#hands .hinted[data-tile="cathedral"]')).to_have_count(1)
+
     rng = random.Random(4)
     table = Table([page], [], rng)
     for _ in range(3):
@@ -53,3 +59,4 @@ def test_the_computers_answers_arrive_on_the_page_without_a_reload(site, visitor
         # The bot's answer: pushed to this very document (a reload would lose its mark).
         page.wait_for_function(SYNCED, arg=sent_from + 2, polling=POLL, timeout=TIMEOUT)
     assert seq_of(page) == 6
+    assert page.locator(".hinted").count() == 0  # the marks went with the first move

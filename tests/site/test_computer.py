@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import random
+import re
 
 import pytest
 from conftest import client_for
@@ -121,6 +122,7 @@ def test_a_hint_names_a_move_the_player_may_make():
     described = {game.engine.describe_action(state, a) for a in game.engine.legal_actions(state)}
     hinted = answer.split("Hint: ", 1)[1].split("</p>", 1)[0]
     assert html.unescape(hinted) in described
+    assert 'data-tiles="' in answer  # every first action takes a tile of the market
     game.refresh_from_db()
     assert game.seq == 0  # a hint plays nothing
 
@@ -147,3 +149,14 @@ def test_no_hint_from_a_stale_page():
     response = client.post(url, {"seq": game.seq})  # without JavaScript: a message, the page
     assert response.status_code == 302
     assert "Hint: place the" in client.get(response.url).text
+
+
+def test_a_hint_marks_the_squares_of_the_building_it_advises():
+    client = client_for(make_user("alice"))
+    game = play_computer(client, kind="cathedral", level="random")  # alice places the Cathedral
+    url = reverse("games:hint", args=[game.pk])
+    answer = client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true").text
+    assert 'data-tiles="cathedral"' in answer
+    cells = answer.split('data-cells="', 1)[1].split('"', 1)[0].split()
+    assert len(cells) == 6  # the Cathedral covers six squares
+    assert all(re.fullmatch(r"[A-J](10|[1-9])", cell) for cell in cells)
