@@ -264,6 +264,7 @@ RATE_LIMITS = {
     "signup": (int(os.environ.get("SIGNUPS_PER_HOUR", "20")), 3600),
     "password_reset": (5, 3600),
     "create_game": (30, 3600),
+    "hint": (60, 600),  # each costs 0.3 s of a web worker's time
 }
 
 # Game sockets one user may hold in one process: tabs and devices, not a script's thousands.

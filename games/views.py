@@ -337,6 +337,7 @@ def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpRespon
 
 @require_POST
 @login_required
+@limited("hint")
 def hint(request: HttpRequest, pk: int) -> HttpResponse:
     """The search bot's move for the player who decides now, in words, in a game that allows
     hints; thought out here, but within a fraction of a second (``computer.HINT_BUDGET``)."""

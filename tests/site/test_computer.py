@@ -160,3 +160,15 @@ def test_a_hint_marks_the_squares_of_the_building_it_advises():
     cells = answer.split('data-cells="', 1)[1].split('"', 1)[0].split()
     assert len(cells) == 6  # the Cathedral covers six squares
     assert all(re.fullmatch(r"[A-J](10|[1-9])", cell) for cell in cells)
+
+
+def test_hints_are_limited_per_address(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hint": (2, 600)}
+    client = client_for(make_user("alice"))
+    game = play_computer(client, kind="cathedral", level="random")
+    url = reverse("games:hint", args=[game.pk])
+    for _ in range(2):
+        assert client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true").status_code == 200
+    refused = client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 429
+    assert "2 hints in 10 minutes" in refused.text
