@@ -57,6 +57,8 @@ def test_the_search_bot_picks_its_jester_colour_without_knowing_the_others():
 GAMES = 200
 LEVEL_WEIGHTS = {"random": 0.9, "greedy": 0.06, "search": 0.04}
 VARIANTS = {
+    "basilica 2010": ("basilica", Options(edition="2010")),
+    "basilica 2022": ("basilica", Options(edition="2022", first_player=1)),
     "basilica 2010 with the expansion": ("basilica", Options(edition="2010", expansion=True)),
     "basilica 2022 with the expansion, six removed": (
         "basilica",
