@@ -340,7 +340,7 @@ def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpRespon
 @limited("hint")
 def hint(request: HttpRequest, pk: int) -> HttpResponse:
     """The search bot's move for the player who decides now, in words, in a game that allows
-    hints; thought out here, but within a fraction of a second (``computer.HINT_BUDGET``)."""
+    hints; thought out here, but within a fraction of a second (``computer.HINT_SECONDS``)."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     seat = game.seat_of(request.user)
     if seat is None:
