@@ -18,6 +18,7 @@ def other_secrets(state: State, viewer: int, rng: random.Random) -> State:
         other.stack, other.removed = unseen[: len(state.stack)], unseen[len(state.stack) :]
     else:
         rng.shuffle(other.stack)
+        rng.shuffle(other.removed)  # the six never seen: their order was never seen either
     other.seed = state.seed + 1 + rng.randrange(1000)
     for key, color in state.jester_picks.items():
         col, row = (int(x) for x in key.split(","))

@@ -111,14 +111,14 @@ def determinize(state: State, player: int | None, rng: random.Random) -> State:
     Jester of the other player's whose pick is not revealed yet, in the log too.
     """
     sample = state.copy()
-    stack = sorted(state.stack)
+    stack, removed = sorted(state.stack), sorted(state.removed)
     if state.exhaustions == 0:
-        unseen = sorted(state.stack + state.removed)
+        unseen = sorted(stack + removed)  # which of them were removed is secret too
         rng.shuffle(unseen)
-        stack, sample.removed = unseen[: len(stack)], sorted(unseen[len(stack) :])
+        stack, removed = unseen[: len(stack)], sorted(unseen[len(stack) :])
     else:
         rng.shuffle(stack)
-    sample.stack = stack
+    sample.stack, sample.removed = stack, removed
     sample.seed = rng.getrandbits(63)
     hidden = {
         key: _jester_colors_lacking(state, key)
