@@ -4,10 +4,11 @@
                                [--simulations N] [--processes P] [--seed S]
 
 A match ``a,b`` plays ``--games`` games of each variant: game ``i`` is dealt by seed
-``S + i // 2`` and ``a`` takes seat ``i % 2``, so each deal is played from both seats. A bot is a
-level (``random``, ``greedy``, ``search``) or ``search:N``, the search with N simulations a move;
-``search`` alone is the middle budget (``--simulations`` changes it). Budgets are simulation
-counts, not times, so a run gives the same games on any machine. A shared win counts half; the
+``S + i // 2`` and ``a`` takes seat ``i % 2``, so each deal is played from both seats. A bot is
+a level (``random``, ``greedy``, ``search``), ``search:N``, the search with N simulations a
+move, or ``search:small`` (50) or ``search:large`` (800); ``search`` alone is the middle budget
+(200; ``--simulations`` changes it). Budgets are simulation counts, not times, so a run gives
+the same games on any machine. A shared win counts half; the
 interval is Wilson's 95% score interval. Moves per second are each bot's decisions divided by
 the CPU time it spent deciding.
 """
@@ -61,9 +62,16 @@ def parse_bot(spec: str, simulations: int | None) -> Bot:
         raise argparse.ArgumentTypeError(f"unknown bot {spec!r}: random, greedy, search[:N]")
     if level != "search":
         return Bot(level)
+    if count in BUDGETS:
+        return Bot(level, BUDGETS[count])
     budget = BUDGETS["middle"]
     if count or simulations:
-        budget = replace(budget, simulations=int(count or simulations))
+        try:
+            budget = replace(budget, simulations=int(count or simulations))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"search:{count}: a number of simulations or {', '.join(BUDGETS)}"
+            ) from None
     return Bot(level, budget)
 
 

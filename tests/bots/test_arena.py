@@ -53,3 +53,6 @@ def test_a_match_names_two_known_bots():
         arena.main(["--match", "greedy"])
     with pytest.raises(SystemExit):
         arena.main(["--match", "clever,random"])
+    with pytest.raises(SystemExit):
+        arena.main(["--match", "search:many,random"])
+    assert arena.parse_bot("search:large", None).name == "search(800)"
