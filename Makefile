@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench load load-scaling clean
+.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -66,6 +66,12 @@ test-browser: install chromium
 
 simulate: install
 	$(PY) -m games.engine.basilica.simulate --games 500
+
+# Bots against bots on every core: greedy against random, then the search (its middle budget, a
+# fixed number of simulations, so the figures replay) against greedy. ARENA adds options.
+arena: install
+	$(PY) -m games.bots.arena --games 200 --match greedy,random $(ARENA)
+	$(PY) -m games.bots.arena --games 100 --match search,greedy $(ARENA)
 
 bench: export DJANGO_DEBUG ?= 1
 bench: install

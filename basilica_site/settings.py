@@ -202,6 +202,11 @@ else:
         filename=os.environ.get("HUEY_SQLITE", str(BASE_DIR / "huey.sqlite3")),
     )
 
+# Playing the computer on the in-memory channel layer: how long the web process watches for the
+# bot's move after nothing moved (seconds), and how often it looks (games.computer.watch).
+COMPUTER_WATCH_SECONDS = float(os.environ.get("COMPUTER_WATCH_SECONDS", "60"))
+COMPUTER_WATCH_INTERVAL = 0.25
+
 # -- correspondence: notifications and vacation ------------------------------------------------
 NOTIFY_DELAY_SECONDS = int(os.environ.get("NOTIFY_DELAY_SECONDS", "120"))
 NOTIFY_WATCHING_SECONDS = 300  # "your turn" is not sent to a player who had the game open
@@ -259,6 +264,7 @@ RATE_LIMITS = {
     "signup": (int(os.environ.get("SIGNUPS_PER_HOUR", "20")), 3600),
     "password_reset": (5, 3600),
     "create_game": (30, 3600),
+    "hint": (60, 600),  # each costs 0.3 s of a web worker's time
 }
 
 # Game sockets one user may hold in one process: tabs and devices, not a script's thousands.

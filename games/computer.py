@@ -3,18 +3,36 @@
 A bot moves outside any request: after every committed change of a game in which a bot must
 decide, the task runner is asked for its move (``tasks.computer_move``), which goes through the
 same service as a human's, so the human sees it pushed like any opponent's. The bot is given
-the engine's state but sees only what its seat may (``games.bots`` determinizes the rest).
+the engine's state but sees only what its seat may: the first thing ``games.bots`` does is to
+draw a determinization of the seat's view, and it plans on that alone.
+
+The worker's own push reaches the browsers only through a shared channel layer (Redis). On the
+embedded default (the in-memory layer, `make run`) the worker is another process, so the web
+process that asked for the bot's move watches the game's row for it in a daemon thread, a few
+times a second and for a bounded time, and announces each new version from where the browsers'
+sockets are (``watch``).
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import threading
+import time
 
-from games import services
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db import connection
+
+from games import live, services
 from games.models import Computer, Game
 
 log = logging.getLogger(__name__)
+
+# Inside the bot's own move (in the worker): the change it makes must not start a watcher there.
+_moving = threading.local()
 
 
 def accounts() -> list[Computer]:
@@ -29,9 +47,21 @@ def level_of(user) -> str | None:
     return computer.level if computer else None
 
 
+def account(level: str) -> Computer:
+    """The bot of ``level``. Migration 0009 makes the three; one missing (a flushed test
+    database, a row deleted in the admin) is made again here rather than breaking the lobby."""
+    computer = Computer.objects.select_related("user").filter(level=level).first()
+    if computer is None:
+        user, _ = get_user_model().objects.get_or_create(
+            username=f"computer-{level}", defaults={"password": make_password(None)}
+        )
+        computer, _ = Computer.objects.get_or_create(level=level, defaults={"user": user})
+    return computer
+
+
 def play_the_computer(user, settings: services.GameSettings, level: str) -> Game:
     """A private game between ``user`` (seat 0) and the bot of ``level``, started at once."""
-    computer = Computer.objects.select_related("user").get(level=level)
+    computer = account(level)
     game = services.create_game(user, settings)
     return services.accept_game(game, computer.user)
 
@@ -51,6 +81,76 @@ def after_change(game: Game) -> None:
     from games import tasks
 
     tasks.computer_move(game.pk, game.seq)
+    if not getattr(_moving, "active", False) and pushes_stay_in_process():
+        watch(game)
+
+
+def pushes_stay_in_process() -> bool:
+    """Whether a push sent by the worker would reach no browser: an in-memory channel layer,
+    and a task runner that is another process (not huey's immediate mode)."""
+    from huey.contrib.djhuey import HUEY
+
+    return isinstance(get_channel_layer(), InMemoryChannelLayer) and not HUEY.immediate
+
+
+_watched: set[int] = set()
+_watched_lock = threading.Lock()
+
+
+def watch(game: Game) -> None:
+    """Announce from this process the bot's moves in ``game`` as the worker commits them, until
+    a person must decide, the game is over, or nothing moved for ``COMPUTER_WATCH_SECONDS``.
+    One watcher a game; it never holds up a request."""
+    with _watched_lock:
+        if game.pk in _watched:
+            return
+        _watched.add(game.pk)
+    thread = threading.Thread(
+        target=_watch,
+        args=(game.pk, live.version(game), live.server_loop()),
+        name=f"computer-watch-{game.pk}",
+    )
+    thread.daemon = True
+    thread.start()
+
+
+def _watch(game_id: int, announced: str, loop) -> None:
+    patience = settings.COMPUTER_WATCH_SECONDS
+    try:
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            time.sleep(settings.COMPUTER_WATCH_INTERVAL)
+            game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+            if game is None:
+                return
+            if live.version(game) != announced:
+                announced = live.version(game)
+                live.announce(game, loop)
+                deadline = time.monotonic() + patience
+            if deciding_bot(game) is None:
+                return
+    except Exception:  # a push is best-effort: the page's seq check catches up
+        log.exception("could not watch for the computer's move in game %s", game_id)
+    finally:
+        with _watched_lock:
+            _watched.discard(game_id)
+        connection.close()
+
+
+# A hint is thought out in the web request: a small budget, so that it never holds it for long.
+HINT_SECONDS = 0.3
+
+
+def hint(game: Game, seat: int) -> tuple[str, dict]:
+    """The search bot's advice to ``seat``, who decides now: the move in the log's words, and
+    what the page marks for it (the kind's ``hint_marks``)."""
+    from games import bots, kinds
+
+    state = services.load_state(game)
+    budget = bots.Budget(simulations=2000, seconds=HINT_SECONDS)
+    action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
+    marks = kinds.of(game).hint_marks(state, action)
+    return game.engine.describe_action(state, action), marks
 
 
 def move(game_id: int, seq: int) -> Game | None:
@@ -66,9 +166,13 @@ def move(game_id: int, seq: int) -> Game | None:
         return None
     seat, level = deciding
     state = services.load_state(game)
-    rng = random.Random(f"{game.pk}:{seq}:{game.seed}")
+    # Seeded by what is public (never by the game's secret seed): a retried task plays the same.
+    rng = random.Random(f"computer:{game.pk}:{seq}")
     action = bots.choose(game.kind, state, seat, level, rng)
+    outer, _moving.active = getattr(_moving, "active", False), True
     try:
         return services.submit_action(game, game.player(seat), action.to_json(), seq)
     except services.StaleMove:
         return None  # a resignation or a clock got there first
+    finally:
+        _moving.active = outer

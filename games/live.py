@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -20,16 +21,31 @@ def version(game) -> str:
     return f"{game.seq}@{game.updated_at.isoformat()}"
 
 
-def announce(game) -> None:
+def announce(game, loop: asyncio.AbstractEventLoop | None = None) -> None:
     """Send the game's new seq to its group; a lost message is caught up by the seq check.
-    The version lets a socket find a push already rendered without asking the database."""
+    The version lets a socket find a push already rendered without asking the database.
+
+    ``loop``: the server's event loop, for a thread of our own (``server_loop``), where
+    ``async_to_sync`` would run the send on a loop of its own that the in-memory layer's
+    sockets never hear from."""
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "game.moved", "seq": game.seq, "version": version(game)}
     try:
-        async_to_sync(layer.group_send)(
-            group_name(game.pk),
-            {"type": "game.moved", "seq": game.seq, "version": version(game)},
-        )
+        if loop is None:
+            async_to_sync(layer.group_send)(group_name(game.pk), message)
+        else:
+            sent = asyncio.run_coroutine_threadsafe(
+                layer.group_send(group_name(game.pk), message), loop
+            )
+            sent.result(timeout=10)
     except Exception:  # a push is best-effort: the move itself is committed
         log.exception("could not announce game %s seq %s", game.pk, game.seq)
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server that runs this request's synchronous code in a thread
+    (asgiref's, which Django and Channels use), or None outside one."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None

@@ -205,6 +205,12 @@ class Game(models.Model):
     def over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    def allows_hints(self) -> bool:
+        """Whether its players may ask the search bot for a move. For now only in games against
+        the computer; once games are rated, every unrated game (``return not self.rated``)."""
+        seats = [pk for pk in (self.seat0_id, self.seat1_id) if pk is not None]
+        return Computer.objects.filter(user_id__in=seats).exists()
+
     def seat_of(self, user) -> int | None:
         if not user.is_authenticated:
             return None

@@ -49,6 +49,13 @@ def game_context(
         "rating_changes": ratings.changes_of(game),
         "replay": replay,
         "reveal": reveal,
+        "hints_offered": (
+            not replay
+            and seat is not None
+            and game.status == Game.Status.ACTIVE
+            and game.to_decide == seat
+            and game.allows_hints()
+        ),
     }
     context = {**base, **base["kind"].page_context(game, state, base, pick)}
     if not replay:

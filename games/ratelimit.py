@@ -16,6 +16,7 @@ PHRASES = {
     "signup": "new accounts",
     "password_reset": "password-reset emails",
     "create_game": "new games",
+    "hint": "hints",
 }
 
 

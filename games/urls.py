@@ -14,6 +14,7 @@ urlpatterns = [
     path("invite/<token:token>/", views.invitation, name="invitation"),
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),
+    path("<game:pk>/hint/", views.hint, name="hint"),
     path("<game:pk>/replay/", replays.replay, name="replay"),
     path("<game:pk>/accept/", views.accept, name="accept"),
     path("<game:pk>/cancel/", views.cancel, name="cancel"),

@@ -347,6 +347,33 @@ def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpRespon
 
 @require_POST
 @login_required
+@limited("hint")
+def hint(request: HttpRequest, pk: int) -> HttpResponse:
+    """The search bot's move for the player who decides now, in words, in a game that allows
+    hints; thought out here, but within a fraction of a second (``computer.HINT_SECONDS``)."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    seat = game.seat_of(request.user)
+    if seat is None:
+        raise PermissionDenied("only the players of this game can ask for a hint")
+    ok, marks = False, {}
+    if not game.allows_hints():
+        text = "Hints are offered only in games against the computer."
+    elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
+        text = "It is not your decision now."
+    elif request.POST.get("seq") != str(game.seq):
+        text = "The game has moved on since this page was drawn: reload it."
+    else:
+        advice, marks = computer.hint(game, seat)
+        text, ok = f"Hint: {advice}", True
+    if request.htmx:
+        context = {"text": text, "cells": marks.get("cells", []), "tiles": marks.get("tiles", [])}
+        return render(request, "games/_hint_answer.html", context)
+    (messages.info if ok else messages.error)(request, text)
+    return redirect(game)
+
+
+@require_POST
+@login_required
 def resign(request: HttpRequest, pk: int) -> HttpResponse:
     return _player_post(request, pk, services.resign, "You resigned.")
 

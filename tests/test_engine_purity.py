@@ -1,9 +1,11 @@
-"""The rules engine is pure Python: it must not import Django or anything from the site."""
+"""The rules engine and the bots are pure Python: they must not import Django or anything from
+the site."""
 
 import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "games" / "engine"
+BOTS = ENGINE.parent / "bots"
 FORBIDDEN = ("django", "channels", "daphne", "basilica_site", "games.models", "games.views")
 
 
@@ -19,7 +21,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_engine_sources_import_nothing_from_django_or_the_site():
-    sources = list(ENGINE.rglob("*.py"))
+    sources = list(ENGINE.rglob("*.py")) + list(BOTS.rglob("*.py"))
     assert sources
     for path in sources:
         for name in imported_modules(path):
@@ -31,7 +33,7 @@ def test_engine_imports_without_django_loaded():
     import sys
 
     code = (
-        "import sys, games.engine;"
+        "import sys, games.engine, games.bots, games.bots.arena;"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'channels', 'basilica_site')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

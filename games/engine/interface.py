@@ -10,6 +10,7 @@ game is its options, seed and list of actions.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -89,6 +90,11 @@ class GameEngine(Protocol):
 
     def view(self, state: Any, player: int | None) -> dict:
         """What ``player`` (0, 1, or None for a spectator) may see: JSON-safe, nothing hidden."""
+
+    def determinize(self, state: Any, player: int | None, rng: random.Random) -> GameState:
+        """A full state that ``player`` cannot tell from ``state``, each secret drawn with
+        ``rng``: what a bot of that seat plans on. It depends only on what ``player`` sees
+        (``view`` and the public log) and on ``rng``, never on the secrets themselves."""
 
     def reveal(self, state: Any) -> dict:
         """The view with every secret shown, for the replay of a game that is over."""

@@ -40,6 +40,9 @@ class GameKind:
     # The replay shows these partials of the game page, with the kind's stylesheets.
     replay_partials: tuple[str, ...] = ("board",)
     stylesheets: tuple[str, ...] = ()
+    # What a hint marks on the page for an action: {"cells": [data-cell keys], "tiles": [data-tile
+    # keys]} of the board and of the market or hands.
+    hint_marks: Callable[[Any, Any], dict] = lambda state, action: {"cells": [], "tiles": []}
     score_label: str = "points"  # what ``returns()`` counts, in the game's words
     blurb: str = ""  # one line for the lobby and the home page
     # A series of games (roles alternating) may be played of these lengths; and a finished

@@ -9,11 +9,12 @@ Jester colour not yet revealed.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from .actions import _FIELDS, KINDS, ORDER_KINDS, Action, IllegalAction, describe
 from .board import builders_of, moves_from, placement_cells, touches_wild, view_cells
-from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES, Options
+from .components import COLOR_NAMES, COLORS, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
 from .rules import legal_actions, perform
 from .scoring import ScoreReport, score_cathedral
@@ -36,6 +37,7 @@ __all__ = [
     "State",
     "apply_action",
     "describe_action",
+    "determinize",
     "legal_actions",
     "new_game",
     "replay",
@@ -94,6 +96,56 @@ def is_legal(state: State, action: Action) -> bool:
     legal = legal_actions(state)
     # Legal actions and parsed ones are shared instances: an identity scan usually settles it.
     return any(a is action for a in legal) or action in legal
+
+
+def determinize(state: State, player: int | None, rng: random.Random) -> State:
+    """A full state that ``player`` cannot tell from ``state``, its secrets drawn with ``rng``:
+    for a bot, which may know only what its seat sees.
+
+    The result depends on ``rng`` and on what ``player`` sees or remembers (``view`` and the
+    log) and on nothing else: each secret is put in a canonical order before it is shuffled.
+    The tiles never seen (the stack and, with remove-six, the six removed) are dealt anew
+    between the two; after the reshuffle the stack is the old discard pile, whose tiles
+    everyone saw, so only its order is drawn (and the removed six are then the only tiles never
+    seen). The seed, which orders a reshuffle to come, is drawn; so is the colour of every
+    Jester of the other player's whose pick is not revealed yet, in the log too.
+    """
+    sample = state.copy()
+    stack, removed = sorted(state.stack), sorted(state.removed)
+    if state.exhaustions == 0:
+        unseen = sorted(stack + removed)  # which of them were removed is secret too
+        rng.shuffle(unseen)
+        stack, removed = unseen[: len(stack)], sorted(unseen[len(stack) :])
+    else:
+        rng.shuffle(stack)
+    sample.stack, sample.removed = stack, removed
+    sample.seed = rng.getrandbits(63)
+    hidden = {
+        key: _jester_colors_lacking(state, key)
+        for key in sorted(state.jester_picks)
+        if state.cells[_cell_at(key)].builder != player
+    }
+    if hidden:
+        drawn = {key: rng.choice(colors) for key, colors in hidden.items()}
+        sample.jester_picks.update(drawn)
+        last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
+        for index in range(last_scoring, len(state.history)):
+            entry = state.history[index]
+            action = entry["action"]
+            key = f"{action.get('col')},{action.get('row')}"
+            if action["type"] == "jester" and key in drawn:
+                sample.history[index] = {**entry, "action": {**action, "color": drawn[key]}}
+    return sample
+
+
+def _cell_at(key: str) -> tuple[int, int]:
+    col, row = key.split(",")
+    return (int(col), int(row))
+
+
+def _jester_colors_lacking(state: State, key: str) -> list[str]:
+    tile = state.tiles[state.cells[_cell_at(key)].tile]
+    return [color for color in COLORS if color not in tile.colors]
 
 
 def describe_action(state: State, action: Action) -> str:

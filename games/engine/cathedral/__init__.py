@@ -10,6 +10,7 @@ names a seat with a legal placement. A saved game is its options and list of act
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from ..interface import Outcome
@@ -40,6 +41,7 @@ __all__ = [
     "apply_action",
     "cell_label",
     "describe_action",
+    "determinize",
     "legal_actions",
     "new_game",
     "parse_label",
@@ -100,6 +102,11 @@ def replay(
 def reveal(state: State) -> dict:
     """The view with nothing hidden, for the replay of a finished game: Cathedral hides nothing."""
     return view(state, None)
+
+
+def determinize(state: State, player: int | None, rng: random.Random) -> State:
+    """A full state consistent with what ``player`` sees: a copy, as Cathedral hides nothing."""
+    return state.copy()
 
 
 def describe_action(state: State, action: Action | dict) -> str:

@@ -16,7 +16,7 @@ from games.engine.basilica.components import (
 from games.kinds import GameKind
 from games.kinds.basilica import diagrams, story
 from games.kinds.basilica.forms import BasilicaForm
-from games.kinds.basilica.presenters import page_context
+from games.kinds.basilica.presenters import hint_marks, page_context
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
@@ -83,6 +83,7 @@ KIND = GameKind(
     engine=engine,
     template="games/basilica/game.html",
     page_context=page_context,
+    hint_marks=hint_marks,
     options_form=BasilicaForm,
     new_options=new_options,
     describe=describe,

@@ -389,3 +389,9 @@ def result_line(seen: dict, names: list[str], seat: int | None) -> str:
         verdict = "You won" if winner == seat else "You lost"
         return f"{verdict}, {scores[seat]} to {scores[1 - seat]}, {how}."
     return f"{names[winner]} won, {scores[winner]} to {scores[1 - winner]}, {how}."
+
+
+def hint_marks(state: engine.State, action: engine.Action) -> dict:
+    """The market tile and the cells of the cathedral that ``action`` names."""
+    cells = [f"{pos[0]},{pos[1]}" for pos in (action.at, action.to) if pos is not None]
+    return {"cells": cells, "tiles": [] if action.tile is None else [str(action.tile)]}

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from games.engine import cathedral as engine
 from games.kinds import GameKind
 from games.kinds.cathedral.forms import CathedralForm
-from games.kinds.cathedral.presenters import named, page_context, rules_context
+from games.kinds.cathedral.presenters import hint_marks, named, page_context, rules_context
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
@@ -48,6 +48,7 @@ KIND = GameKind(
     engine=engine,
     template="games/cathedral/game.html",
     page_context=page_context,
+    hint_marks=hint_marks,
     options_form=CathedralForm,
     new_options=new_options,
     describe=describe,

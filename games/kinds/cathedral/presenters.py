@@ -13,7 +13,7 @@ import json
 
 from games import services
 from games.engine import cathedral as engine
-from games.engine.cathedral.buildings import COLUMNS, SIZE
+from games.engine.cathedral.buildings import COLUMNS, SIZE, cells_of
 from games.models import Game
 
 
@@ -386,3 +386,11 @@ def rules_context() -> dict:
             }
         )
     return {"buildings": buildings}
+
+
+def hint_marks(state: engine.State, action: engine.Action) -> dict:
+    """The building in hand and the squares it would cover."""
+    after = engine.apply_action(state, action)
+    placed = next(event for event in reversed(after.events) if event[0] == "place")
+    cells = [label(index % SIZE, index // SIZE) for index in cells_of(placed[4])]
+    return {"cells": cells, "tiles": [action.building]}

@@ -1,0 +1,68 @@
+"""The bot's moves reach the human's open game page as pushes, like any opponent's: from the
+task runner's own process when the channel layer is shared, and from the web process that
+asked for the move when it is the in-memory one (`make run`)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import User
+from test_consumers import is_html, make_user, receive_until, session_cookie, socket
+
+from games import computer, services, tasks
+from games.models import Game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def game_against_the_computer(human: User) -> Game:
+    settings = services.GameSettings(options={}, first="me", private=True, kind="cathedral")
+    game = computer.play_the_computer(human, settings, "greedy")
+    return Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+
+
+def human_moves(game: Game) -> None:
+    game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+    action = game.engine.legal_actions(services.load_state(game))[0].to_json()
+    services.submit_action(game, game.seat0, action, game.seq)
+
+
+async def test_the_bots_answer_is_pushed_to_the_humans_page():
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+
+    await database_sync_to_async(human_moves)(game)  # the bot answers in the task runner
+
+    pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
+    assert "Your turn" in pushed or 'class="prompt"' in pushed
+    await page.disconnect()
+
+
+async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_played(
+    monkeypatch, settings
+):
+    # The worker is another process: its task is only queued here, and its own push is lost.
+    queued = []
+    monkeypatch.setattr(tasks, "computer_move", lambda *args: queued.append(args))
+    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    settings.COMPUTER_WATCH_INTERVAL = 0.05
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+
+    await database_sync_to_async(human_moves)(game)
+    await receive_until(page, lambda m: is_html(m) and 'data-seq="1"' in m)
+    assert queued == [(game.pk, 1)]
+
+    def the_worker_moves() -> None:
+        with monkeypatch.context() as worker:
+            worker.setattr(services, "_after_change", lambda *args, **kwargs: None)
+            assert computer.move(game.pk, 1) is not None
+
+    await database_sync_to_async(the_worker_moves)()
+    pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
+    assert 'class="prompt"' in pushed  # alice's turn again, on the page without a reload
+    await page.disconnect()
