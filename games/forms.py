@@ -45,6 +45,12 @@ class NewGameForm(forms.Form):
         help_text="For an open seek with a clock: only players within this range of your rating "
         "at this game and speed may accept.",
     )
+    hints = forms.BooleanField(
+        required=False,
+        label="Hints",
+        help_text="In a casual game only: either player may ask the computer for a move. "
+        "Whoever accepts sees it before they do.",
+    )
     private = forms.BooleanField(
         required=False, label="Private: invite one person by link instead of an open seek"
     )
@@ -54,7 +60,7 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].label = self.first_label
         # The kind's own options first, then the platform's.
-        platform = ("first", "time_control", "rated", "rating_range", "private")
+        platform = ("first", "time_control", "rated", "rating_range", "hints", "private")
         self.order_fields([*(f for f in self.fields if f not in platform), *platform])
 
     def kind_options(self) -> dict:
@@ -71,7 +77,16 @@ class NewGameForm(forms.Form):
             time_control=data["time_control"],
             rated=data["rated"],
             rating_range=data["rating_range"] or 0,
+            hints=data["hints"],
         )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("hints") and data.get("rated"):
+            raise forms.ValidationError(
+                "A rated game cannot allow hints: untick Rated, or Hints.", code="rated_hints"
+            )
+        return data
 
 
 class NotificationSettingsForm(forms.ModelForm):

@@ -135,6 +135,9 @@ class Game(models.Model):
     # when empty.
     rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Both players agreed, by creating or accepting it, that either may ask the search bot for a
+    # move; a rated game never allows it (Game.allows_hints).
+    hints = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -199,15 +202,20 @@ class Game(models.Model):
         casual), for the lobby and the game's pages."""
         if self.rated:
             return "rated"
-        return f"casual: {self.casual_reason}" if self.casual_reason else "casual"
+        label = f"casual: {self.casual_reason}" if self.casual_reason else "casual"
+        return f"{label}, hints allowed" if self.hints else label
 
     @property
     def over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     def allows_hints(self) -> bool:
-        """Whether its players may ask the search bot for a move. For now only in games against
-        the computer; once games are rated, every unrated game (``return not self.rated``)."""
+        """Whether its players may ask the search bot for a move: in a game against the computer,
+        and in a casual game opened with hints (whoever accepted it saw so); never when rated."""
+        if self.rated:
+            return False
+        if self.hints:
+            return True
         seats = [pk for pk in (self.seat0_id, self.seat1_id) if pk is not None]
         return Computer.objects.filter(user_id__in=seats).exists()
 

@@ -62,6 +62,7 @@ class GameSettings:
     series: int = 0  # games in a series (one of the kind's series_lengths), or 0 for one game
     rated: bool = False
     rating_range: int = 0  # a seek for opponents rated within ± this of the creator; 0: anyone
+    hints: bool = False  # either player may ask the search bot for a move (casual games only)
 
 
 def create_game(user, settings: GameSettings) -> Game:
@@ -91,6 +92,7 @@ def create_game(user, settings: GameSettings) -> Game:
         time_control=settings.time_control,
         series=series,
         series_number=1 if series else None,
+        hints=settings.hints and not settings.rated,
         **ratings.seek_terms(
             user,
             kind.key,
@@ -569,6 +571,7 @@ def _swapped(game: Game, **fields) -> Game:
         status=Game.Status.ACTIVE,
         started_at=timezone.now(),
         rated=ratings.asked(game),
+        hints=game.hints,
         **fields,
     )
     ratings.decide_at_start(rematch)

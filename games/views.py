@@ -357,7 +357,7 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("only the players of this game can ask for a hint")
     ok, marks = False, {}
     if not game.allows_hints():
-        text = "Hints are offered only in games against the computer."
+        text = "This game does not allow hints: only casual games opened with them, and games against the computer, do."
     elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
         text = "It is not your decision now."
     elif request.POST.get("seq") != str(game.seq):

@@ -30,7 +30,7 @@ def lobby_form(kind: str = "basilica", **fields) -> dict:
     return {"kind": kind, **{f"{kind}-{name}": value for name, value in fields.items()}}
 
 
-PLATFORM_SETTINGS = ("kind", "first", "private", "time_control", "rated", "rating_range")
+PLATFORM_SETTINGS = ("kind", "first", "private", "time_control", "rated", "rating_range", "hints")
 
 
 def open_game(creator=None, **settings) -> Game:

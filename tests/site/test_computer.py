@@ -132,7 +132,7 @@ def test_no_hint_between_two_people_nor_for_a_stranger():
     ann = client_for(game.seat0)
     assert reverse("games:hint", args=[game.pk]) not in ann.get(game.get_absolute_url()).text
     answer = ann.post(reverse("games:hint", args=[game.pk]), {"seq": 0}, HTTP_HX_REQUEST="true")
-    assert "only in games against the computer" in answer.text
+    assert "does not allow hints" in answer.text
     against_the_computer = play_computer(client_for(make_user("alice")), kind="cathedral")
     stranger = client_for(make_user("carl"))
     url = reverse("games:hint", args=[against_the_computer.pk])
