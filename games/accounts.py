@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games.computer import RESERVED_PREFIX
 from games.ratelimit import limited
 
 
 class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username.lower().startswith(RESERVED_PREFIX):
+            raise forms.ValidationError(
+                f"Names beginning with {RESERVED_PREFIX!r} are the computer players': choose "
+                "another.",
+                code="reserved",
+            )
+        return username
 
 
 @require_http_methods(["GET", "POST"])

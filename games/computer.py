@@ -31,6 +31,8 @@ from games.models import Computer, Game
 
 log = logging.getLogger(__name__)
 
+RESERVED_PREFIX = "computer-"  # the bots' user names; nobody may sign up with one
+
 # Inside the bot's own move (in the worker): the change it makes must not start a watcher there.
 _moving = threading.local()
 
@@ -53,8 +55,10 @@ def account(level: str) -> Computer:
     computer = Computer.objects.select_related("user").filter(level=level).first()
     if computer is None:
         user, _ = get_user_model().objects.get_or_create(
-            username=f"computer-{level}", defaults={"password": make_password(None)}
+            username=f"{RESERVED_PREFIX}{level}", defaults={"password": make_password(None)}
         )
+        if user.has_usable_password():  # a person's account: never hand it to a bot
+            raise LookupError(f"the account {user.username} is a person's, not the computer's")
         computer, _ = Computer.objects.get_or_create(level=level, defaults={"user": user})
     return computer
 
@@ -114,19 +118,32 @@ def watch(game: Game) -> None:
     thread.start()
 
 
+def watch_if_waiting(game: Game) -> None:
+    """A player's page opened on a game where the bot must decide: watch for its move, in case
+    no watcher is there (this process restarted, or the last one gave up on a busy worker)."""
+    if pushes_stay_in_process() and deciding_bot(game) is not None:
+        watch(game)
+
+
 def _watch(game_id: int, announced: str, loop) -> None:
     patience = settings.COMPUTER_WATCH_SECONDS
     try:
-        deadline = time.monotonic() + patience
-        while time.monotonic() < deadline:
-            time.sleep(settings.COMPUTER_WATCH_INTERVAL)
+        moved_at = time.monotonic()
+        while True:
+            quiet = time.monotonic() - moved_at
+            # Quick looks while the bot's move is due; slower ones while it waits in a busy
+            # queue; none past a long wait (the worker is down: the next page opened re-arms it).
+            if quiet >= patience * 60:
+                return
+            slow = quiet >= patience
+            time.sleep(settings.COMPUTER_WATCH_INTERVAL * (20 if slow else 1))
             game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
             if game is None:
                 return
             if live.version(game) != announced:
                 announced = live.version(game)
                 live.announce(game, loop)
-                deadline = time.monotonic() + patience
+                moved_at = time.monotonic()
             if deciding_bot(game) is None:
                 return
     except Exception:  # a push is best-effort: the page's seq check catches up

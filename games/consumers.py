@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import notify, pushes
+from games import computer, notify, pushes
 from games.live import group_name
 from games.models import Game
 
@@ -54,7 +54,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await database_sync_to_async(self.mark_seen)()
+            await database_sync_to_async(self.player_arrived)(game)
         await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
         await self.group_event("presence.ping", reply_to=self.channel_name)
         await self.send_presence()
@@ -78,6 +78,14 @@ class GameConsumer(AsyncWebsocketConsumer):
     # -- events from the group ---------------------------------------------------------------
 
     async def game_moved(self, event: dict) -> None:
+        if self.seat is not None and event.get("by") == self.seat:
+            # This player's own request answered with the new page: no rendering for them here,
+            # only the seq (another tab of theirs catches up) and the header's count.
+            turns = await database_sync_to_async(self.players_turns)()
+            notice = {"type": "seq", "seq": event["seq"], "status": event.get("status")}
+            await self.send_notice({**notice, "yours": True})
+            await self.send(text_data=turns)
+            return
         if self.seat is None:
             html = await pushes.watchers_push(
                 self.game_id, event.get("version"), self.scope["user"]
@@ -92,9 +100,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope["user"]
         csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
         html = pushes.render_push(self.game_id, user, self.seat, csrf_token)
+        return html + self.players_turns()
+
+    def players_turns(self) -> str:
+        """In a worker thread: the header's count of the games waiting for this player."""
         self.mark_seen()  # watching: no "your turn" email for this move
-        turns = {"turn_count": Game.objects.waiting_for(user).count(), "oob": True}
-        return html + render_to_string("base.html#turns", turns)
+        turns = {"turn_count": Game.objects.waiting_for(self.scope["user"]).count(), "oob": True}
+        return render_to_string("base.html#turns", turns)
 
     async def presence_ping(self, event: dict) -> None:
         if event["sender"] == self.channel_name:
@@ -134,6 +146,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_notice(
             {"type": "presence", "text": text, "opponent": 1 - (self.seat or 0) in seats}
         )
+
+    def player_arrived(self, game: Game) -> None:
+        """In a worker thread: the player has the game open (no "your turn" email), and if the
+        computer must move, its move will be pushed here."""
+        self.mark_seen()
+        computer.watch_if_waiting(game)
 
     def mark_seen(self) -> None:
         """Tell the notifications that the player has the game open. "Watching" is judged over

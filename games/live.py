@@ -21,9 +21,13 @@ def version(game) -> str:
     return f"{game.seq}@{game.updated_at.isoformat()}"
 
 
-def announce(game, loop: asyncio.AbstractEventLoop | None = None) -> None:
+def announce(game, loop: asyncio.AbstractEventLoop | None = None, by: int | None = None) -> None:
     """Send the game's new seq to its group; a lost message is caught up by the seq check.
     The version lets a socket find a push already rendered without asking the database.
+
+    ``by``: the seat whose own request made the change. That request's answer already shows it,
+    so that player's sockets are told only the seq (a tab of theirs left behind catches up over
+    HTTP) instead of each rendering the page for nobody.
 
     ``loop``: the server's event loop, for a thread of our own (``server_loop``), where
     ``async_to_sync`` would run the send on a loop of its own that the in-memory layer's
@@ -31,7 +35,13 @@ def announce(game, loop: asyncio.AbstractEventLoop | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "game.moved", "seq": game.seq, "version": version(game)}
+    message = {
+        "type": "game.moved",
+        "seq": game.seq,
+        "status": str(game.status),
+        "version": version(game),
+        "by": by,
+    }
     try:
         if loop is None:
             async_to_sync(layer.group_send)(group_name(game.pk), message)

@@ -352,7 +352,8 @@ def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
         _remember(game.pk, game.seq, state)
     from games import computer, live, notify  # imported late: live needs the channel layer
 
-    live.announce(game)  # best-effort: a lost push is caught up by the page's seq check
+    # best-effort: a lost push is caught up by the page's seq check
+    live.announce(game, by=previous_decider)
     try:
         notify.game_changed(game, previous_decider)
     except Exception:  # the move is committed: a queue that is down must not make it a 500

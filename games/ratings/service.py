@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -241,9 +241,15 @@ def recompute() -> dict:
     """Every rating again from the stored games, in the order they ended: a referee's
     correction propagates to every later game. One transaction; returns what it did."""
     with transaction.atomic():
-        # Locked in the order a game's end locks its players' rows (by user): never a deadlock.
-        locked = Rating.objects.select_for_update().order_by("user_id", "kind", "speed")
-        list(locked.values_list("pk", flat=True))
+        if connection.vendor == "postgresql":
+            # A game ending meanwhile waits: row locks would miss a pair's first rating, whose
+            # row does not exist yet, and its change would be deleted below and never redone.
+            with connection.cursor() as cursor:
+                tables = f"{Rating._meta.db_table}, {RatingChange._meta.db_table}"
+                cursor.execute(f"LOCK TABLE {tables} IN EXCLUSIVE MODE")
+        else:  # SQLite runs one writing transaction at a time (IMMEDIATE): nothing can meanwhile
+            locked = Rating.objects.select_for_update().order_by("user_id", "kind", "speed")
+            list(locked.values_list("pk", flat=True))
         standings: dict[tuple, Standing] = {}
         changes: list[RatingChange] = []
         games = rated_games().only(

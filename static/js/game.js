@@ -58,6 +58,13 @@
     if (notice.type === "presence") {
       const el = document.getElementById("presence");
       if (el) el.textContent = notice.text;
+    } else if (notice.type === "seq" && notice.yours) {
+      // A change this player made: the tab that made it swaps in its answer; any other tab of
+      // theirs (or one whose answer was lost) is still behind a moment later, and catches up.
+      setTimeout(function () {
+        const seq = currentSeq();
+        if (notice.seq > seq || (notice.seq === seq && notice.status !== currentStatus())) catchUp();
+      }, 1500);
     } else if (notice.type === "seq" && (notice.seq !== currentSeq() || notice.status !== currentStatus())) {
       catchUp();
     }

@@ -4,6 +4,8 @@ asked for the move when it is the in-memory one (`make run`)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
@@ -54,7 +56,7 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
     assert (await page.connect())[0]
 
     await database_sync_to_async(human_moves)(game)
-    await receive_until(page, lambda m: is_html(m) and 'data-seq="1"' in m)
+    await receive_until(page, lambda m: not is_html(m) and '"seq": 1' in m)  # her own move
     assert queued == [(game.pk, 1)]
 
     def the_worker_moves() -> None:
@@ -65,4 +67,47 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
     await database_sync_to_async(the_worker_moves)()
     pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
     assert 'class="prompt"' in pushed  # alice's turn again, on the page without a reload
+    await page.disconnect()
+
+
+def the_bot_moves_in_the_worker(monkeypatch, game: Game, seq: int) -> None:
+    with monkeypatch.context() as worker:
+        worker.setattr(services, "_after_change", lambda *args, **kwargs: None)
+        assert computer.move(game.pk, seq) is not None
+
+
+async def test_a_bot_move_that_waited_long_in_the_queue_is_still_pushed(monkeypatch, settings):
+    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)  # the worker is busy
+    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    settings.COMPUTER_WATCH_INTERVAL = 0.01
+    settings.COMPUTER_WATCH_SECONDS = 0.1  # past this the watcher only looks more slowly
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+    await database_sync_to_async(human_moves)(game)
+
+    await asyncio.sleep(0.5)  # five times the watcher's patience
+    await database_sync_to_async(the_bot_moves_in_the_worker)(monkeypatch, game, 1)
+    pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
+    assert 'class="prompt"' in pushed
+    await page.disconnect()
+
+
+async def test_opening_the_page_watches_for_a_bot_move_nobody_watched_for(monkeypatch, settings):
+    # As after a restart of the web process: the bot's move was asked for, nobody watches.
+    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)
+    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    settings.COMPUTER_WATCH_INTERVAL = 0.02
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    with monkeypatch.context() as restarted:
+        restarted.setattr(computer, "watch", lambda game: None)
+        await database_sync_to_async(human_moves)(game)
+
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+    await database_sync_to_async(the_bot_moves_in_the_worker)(monkeypatch, game, 1)
+    pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
+    assert 'class="prompt"' in pushed
     await page.disconnect()

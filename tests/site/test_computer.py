@@ -10,6 +10,8 @@ import re
 
 import pytest
 from conftest import client_for
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from factories import lobby_form, make_user, started_game
 
@@ -172,3 +174,18 @@ def test_hints_are_limited_per_address(settings):
     refused = client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true")
     assert refused.status_code == 429
     assert "2 hints in 10 minutes" in refused.text
+
+
+def test_nobody_may_sign_up_under_a_computer_players_name():
+    response = Client().post(
+        reverse("signup"),
+        {
+            "username": "Computer-strong",
+            "email": "",
+            "password1": "a long enough password 1",
+            "password2": "a long enough password 1",
+        },
+    )
+    assert response.status_code == 400
+    assert "the computer players" in response.text
+    assert not User.objects.filter(username="Computer-strong").exists()
