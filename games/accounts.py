@@ -19,7 +19,7 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = super().clean_username()
-        if username.lower().startswith(RESERVED_PREFIX):
+        if username and username.lower().startswith(RESERVED_PREFIX):
             raise forms.ValidationError(
                 f"Names beginning with {RESERVED_PREFIX!r} are the computer players': choose "
                 "another.",
