@@ -154,7 +154,7 @@ def _watch(game_id: int, announced: str, loop) -> None:
         connection.close()
 
 
-# A hint is thought out in the web request: a small budget, so that it never holds it for long.
+# A hint is thought out in the task runner, like the bot's moves, within this budget.
 HINT_SECONDS = 0.3
 
 
@@ -168,6 +168,20 @@ def hint(game: Game, seat: int) -> tuple[str, dict]:
     action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
     marks = kinds.of(game).hint_marks(state, action)
     return game.engine.describe_action(state, action), marks
+
+
+def hint_at(game_id: int, seat: int, seq: int) -> dict:
+    """The hint for ``seat`` in game ``game_id`` as it stood at ``seq`` (the task's answer):
+    ``{"text", "cells", "tiles"}``, or only a ``text`` saying why there is none now."""
+    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    if game is None or game.seq != seq or game.to_decide != seat:
+        return {"text": "The game has moved on since the hint was asked for."}
+    advice, marks = hint(game, seat)
+    return {
+        "text": f"Hint: {advice}",
+        "cells": marks.get("cells", []),
+        "tiles": marks.get("tiles", []),
+    }
 
 
 def move(game_id: int, seq: int) -> Game | None:

@@ -52,6 +52,13 @@ def computer_move(game_id: int, seq: int) -> None:
     computer.move(game_id, seq)
 
 
+@db_task(expires=60)
+def computer_hint(game_id: int, seat: int, seq: int) -> dict:
+    """A hint for a player, thought out here and never in a web process; its answer is read by
+    the page from the result store (``views.hint_answer``)."""
+    return computer.hint_at(game_id, seat, seq)
+
+
 @db_task()
 def check_notification(kind: str, game_id: int, seat: int, seq: int) -> None:
     notify.check(kind, game_id, seat, seq)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),
     path("<game:pk>/hint/", views.hint, name="hint"),
+    path("<game:pk>/hint/answer/", views.hint_answer, name="hint-answer"),
     path("<game:pk>/replay/", replays.replay, name="replay"),
     path("<game:pk>/accept/", views.accept, name="accept"),
     path("<game:pk>/cancel/", views.cancel, name="cancel"),

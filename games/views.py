@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -345,17 +348,21 @@ def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpRespon
     return redirect(result)
 
 
+HINT_SALT = "games.hint"
+HINT_PATIENCE = 30  # seconds the page waits for a busy task runner's hint before saying so
+
+
 @require_POST
 @login_required
 @limited("hint")
 def hint(request: HttpRequest, pk: int) -> HttpResponse:
-    """The search bot's move for the player who decides now, in words, in a game that allows
-    hints; thought out here, but within a fraction of a second (``computer.HINT_SECONDS``)."""
+    """Ask the search bot for the move of the player who decides now, in a game that allows
+    hints. The task runner thinks it out (never a web process); the answer's fragment asks
+    ``hint_answer`` for it until it is there."""
     game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
     seat = game.seat_of(request.user)
     if seat is None:
         raise PermissionDenied("only the players of this game can ask for a hint")
-    ok, marks = False, {}
     if not game.allows_hints():
         text = "This game does not allow hints: only casual games opened with them, and games against the computer, do."
     elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
@@ -363,12 +370,58 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.POST.get("seq") != str(game.seq):
         text = "The game has moved on since this page was drawn: reload it."
     else:
-        advice, marks = computer.hint(game, seat)
-        text, ok = f"Hint: {advice}", True
+        from games import tasks
+
+        task = tasks.computer_hint(game.pk, seat, game.seq)
+        ticket = signing.dumps([task.id, request.user.pk, game.pk, time.time()], salt=HINT_SALT)
+        return _hint_answer(request, game, ticket, task.id, asked_at=time.time())
+    return _hint_told(request, game, {"text": text}, ok=False)
+
+
+@require_GET
+@login_required
+def hint_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hint asked for with ``ticket`` (signed for this player and game), once the task
+    runner has it; until then the same question again, a moment later."""
+    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    ticket = request.GET.get("ticket", "")[:500]
+    try:
+        task_id, user_id, game_id, asked_at = signing.loads(ticket, salt=HINT_SALT, max_age=300)
+    except (signing.BadSignature, ValueError, TypeError):
+        return _hint_told(request, game, {"text": "That hint has expired: ask again."}, ok=False)
+    if user_id != request.user.pk or game_id != game.pk:
+        raise PermissionDenied("that hint was asked for by someone else")
+    return _hint_answer(request, game, ticket, task_id, asked_at)
+
+
+def _hint_answer(request, game: Game, ticket: str, task_id: str, asked_at: float):
+    from huey.contrib.djhuey import HUEY
+    from huey.exceptions import TaskException
+
+    try:
+        answer = HUEY.result(task_id)
+    except TaskException:  # the task failed: a hint is no move, so no retry
+        answer = {"text": "The computer could not find a hint this time: ask again."}
+    if answer is not None:
+        return _hint_told(request, game, answer, ok="cells" in answer)
+    if time.time() - asked_at > HINT_PATIENCE:
+        busy = {"text": "The computer is busy: no hint came in time. Try again in a moment."}
+        return _hint_told(request, game, busy, ok=False)
+    waiting = f"{reverse('games:hint-answer', args=[game.pk])}?{urlencode({'ticket': ticket})}"
     if request.htmx:
-        context = {"text": text, "cells": marks.get("cells", []), "tiles": marks.get("tiles", [])}
+        return render(request, "games/_hint_answer.html", {"waiting": waiting})
+    return render(request, "games/hint_waiting.html", {"game": game, "waiting": waiting})
+
+
+def _hint_told(request, game: Game, answer: dict, ok: bool) -> HttpResponse:
+    if request.htmx:
+        context = {
+            "text": answer["text"],
+            "cells": answer.get("cells", []),
+            "tiles": answer.get("tiles", []),
+        }
         return render(request, "games/_hint_answer.html", context)
-    (messages.info if ok else messages.error)(request, text)
+    (messages.info if ok else messages.error)(request, answer["text"])
     return redirect(game)
 
 

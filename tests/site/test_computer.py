@@ -7,6 +7,7 @@ import html
 import json
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
 from conftest import client_for
@@ -189,3 +190,37 @@ def test_nobody_may_sign_up_under_a_computer_players_name():
     assert response.status_code == 400
     assert "the computer players" in response.text
     assert not User.objects.filter(username="Computer-strong").exists()
+
+
+def test_a_hint_is_thought_out_by_the_task_runner_while_the_page_asks_again(monkeypatch):
+    # A stand-in for a busy queue (unit test): the hint's task is queued, not run at once.
+    from huey.contrib.djhuey import HUEY
+
+    queued = []
+    monkeypatch.setattr(
+        tasks, "computer_hint", lambda *args: queued.append(args) or SimpleNamespace(id="h-1")
+    )
+    alice = make_user("alice")
+    client = client_for(alice)
+    game = play_computer(client, kind="cathedral", level="random")
+    thinking = client.post(
+        reverse("games:hint", args=[game.pk]), {"seq": game.seq}, HTTP_HX_REQUEST="true"
+    ).text
+    assert "The computer is thinking" in thinking
+    assert queued == [(game.pk, 0, game.seq)]
+    again = html.unescape(thinking.split('hx-get="', 1)[1].split('"', 1)[0])
+    assert "thinking" in client.get(again, HTTP_HX_REQUEST="true").text
+
+    HUEY.put_result("h-1", computer.hint_at(*queued[0]))  # what the worker stores
+    answer = client.get(again, HTTP_HX_REQUEST="true").text
+    assert "Hint: place the" in answer
+    assert 'data-cells="' in answer
+
+    bob = client_for(make_user("bob"))
+    assert bob.get(again, HTTP_HX_REQUEST="true").status_code == 403  # alice's ticket
+    forged = client.get(again.replace("ticket=", "ticket=x"), HTTP_HX_REQUEST="true")
+    assert forged.status_code == 200
+    assert "expired" in forged.text
+    without_javascript = client.post(reverse("games:hint", args=[game.pk]), {"seq": game.seq})
+    assert without_javascript.status_code == 200
+    assert 'http-equiv="refresh"' in without_javascript.text
