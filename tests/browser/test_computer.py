@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .site import POLL, SYNCED, TIMEOUT, Table, arrived, choose, seq_of
+from .site import POLL, SYNCED, TIMEOUT, Table, arrived, choose, screenshot, seq_of
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,9 @@ def play_until_it_posts(table: Table, page: Page, rng: random.Random) -> int:
 
 
 @pytest.mark.parametrize("level", ["greedy"])
-def test_the_computers_answers_arrive_on_the_page_without_a_reload(site, visitors, level):
+def test_the_computers_answers_arrive_on_the_page_without_a_reload(
+    site, visitors, screenshots, level
+):
     alice = visitors("alice")
     page = alice.page
     page.goto("/games/")
@@ -49,6 +51,7 @@ def test_the_computers_answers_arrive_on_the_page_without_a_reload(site, visitor
     expect(page.locator("#computer-hint")).to_contain_text("Hint: place the Cathedral")
     expect(page.locator("#board .cell.hinted")).to_have_count(6)
     expect(page.locator('#hands .hinted[data-tile="cathedral"]')).to_have_count(1)
+    screenshot(page, screenshots, "computer", "01-hint-laptop")
 
     rng = random.Random(4)
     table = Table([page], [], rng)
@@ -59,4 +62,7 @@ def test_the_computers_answers_arrive_on_the_page_without_a_reload(site, visitor
         # The bot's answer: pushed to this very document (a reload would lose its mark).
         page.wait_for_function(SYNCED, arg=sent_from + 2, polling=POLL, timeout=TIMEOUT)
     assert seq_of(page) == 6
+    screenshot(page, screenshots, "computer", "02-three-answers-laptop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, screenshots, "computer", "03-phone")
     assert page.locator(".hinted").count() == 0  # the marks went with the first move
