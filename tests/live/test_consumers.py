@@ -134,7 +134,7 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     assert 'class="prompt"' in bob_html
     assert "choosable" in bob_html or "target" in bob_html
     # Ann's own moves: the answer to her request drew her page; her socket only hears the seq.
-    notice = await receive_until(anns, lambda m: f'"seq": {fresh.seq}' in m)
+    notice = await receive_until(anns, lambda m: f'"seq": {fresh.seq}' in m, limit=40)
     assert not is_html(notice)
     assert '"yours": true' in notice
 
@@ -144,7 +144,7 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert (await database_sync_to_async(services.load_state)(fresh)).to_decide == 1
     seq_mark = f'data-seq="{fresh.seq}"'
-    ann_html = await receive_until(anns, lambda m: is_html(m) and seq_mark in m)
+    ann_html = await receive_until(anns, lambda m: is_html(m) and seq_mark in m, limit=40)
     assert 'class="prompt"' not in ann_html
     assert "choosable" not in ann_html
     await anns.disconnect()

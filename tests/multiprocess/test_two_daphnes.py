@@ -9,7 +9,6 @@ import json
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from .services_up import ensure_postgres, ensure_redis, wait_for
+from games.management.commands.load_scaling import running_daphnes
+
+from .services_up import ensure_postgres, ensure_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.multiprocess
@@ -42,12 +43,6 @@ for user in (ann, bob):
     sessions[user.username] = client.cookies["sessionid"].value
 print(json.dumps({"game": game.pk, "move": move, "sessions": sessions}))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -100,31 +95,8 @@ def site_env(database_url, redis_url):
 @pytest.fixture(scope="module")
 def two_daphnes(site_env):
     env, facts = site_env
-    daphne = str(Path(sys.executable).parent / "daphne")
-    ports = [free_port(), free_port()]
-    processes = [
-        subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "basilica_site.asgi:application"],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for port in ports
-    ]
-    try:
-        for port in ports:
-            assert wait_for(port, 30), f"daphne did not start on port {port}"
+    with running_daphnes(env, 2) as (ports, _pids):
         yield ports, facts
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()  # daphne may wait on a closing socket; it holds no state
-                process.wait(timeout=5)
 
 
 def post_move(port: int, game: int, session: str, move: dict, seq: int) -> int:
