@@ -81,7 +81,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.seat is not None and event.get("by") == self.seat:
             # This player's own request answered with the new page: no rendering for them here,
             # only the seq (another tab of theirs catches up) and the header's count.
-            turns = await database_sync_to_async(self.players_turns)()
+            turns = await database_sync_to_async(self.players_turns)(event["seq"])
             notice = {"type": "seq", "seq": event["seq"], "status": event.get("status")}
             await self.send_notice({**notice, "yours": True})
             await self.send(text_data=turns)
@@ -102,11 +102,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         html = pushes.render_push(self.game_id, user, self.seat, csrf_token)
         return html + self.players_turns()
 
-    def players_turns(self) -> str:
-        """In a worker thread: the header's count of the games waiting for this player."""
+    def players_turns(self, seq: int | None = None) -> str:
+        """In a worker thread: the header's count of the games waiting for this player; with
+        ``seq``, it is the push of that seq (every push carries its seq)."""
         self.mark_seen()  # watching: no "your turn" email for this move
-        turns = {"turn_count": Game.objects.waiting_for(self.scope["user"]).count(), "oob": True}
-        return render_to_string("base.html#turns", turns)
+        waiting = Game.objects.waiting_for(self.scope["user"]).count()
+        return render_to_string("base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq})
 
     async def presence_ping(self, event: dict) -> None:
         if event["sender"] == self.channel_name:
