@@ -107,7 +107,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         ``seq``, it is the push of that seq (every push carries its seq)."""
         self.mark_seen()  # watching: no "your turn" email for this move
         waiting = Game.objects.waiting_for(self.scope["user"]).count()
-        return render_to_string("base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq})
+        return render_to_string(
+            "base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq}
+        )
 
     async def presence_ping(self, event: dict) -> None:
         if event["sender"] == self.channel_name:
