@@ -104,6 +104,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool of connections per process (psycopg's): every socket's consumer works in a thread of
+    # its own, and a connection opened and closed for each of their queries made PostgreSQL fork
+    # a backend each time and, with two processes under load, run out of connections (500s).
+    # The pool bounds a process's connections and lends them for each piece of work; a burst
+    # waits for one instead of failing. (It replaces persistent connections: CONN_MAX_AGE 0.)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),
+        "timeout": 20,
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -16,6 +16,7 @@ when PostgreSQL or Redis cannot be had.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -116,7 +117,7 @@ class Command(BaseCommand):
             f"{name:34} {figures['rate']:.0f} moves/s ({figures['moves']} moves in "
             f"{figures['seconds']:.0f} s; move → opponent's push median "
             f"{figures['median'] * 1000:.0f} ms, p99 {figures['p99'] * 1000:.0f} ms; "
-            f"{figures['errors']} errors)"
+            f"{figures['errors']} errors{_reasons(figures['reasons'])})"
         )
         cpu = figures["cpu"]
         daphnes = ", ".join(f"{cpu[f'daphne {n}']:.0%}" for n in range(len(cpu) - 2))
@@ -204,6 +205,10 @@ def running_daphnes(env: dict, count: int):
                 process.wait(timeout=5)
 
 
+def _reasons(reasons: dict) -> str:
+    return ": " + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())) if reasons else ""
+
+
 def cpu_seconds(pids: list[int]) -> dict[str, float]:
     """CPU time spent so far by each daphne, by this process (the generator), and by the whole
     machine (in cores: all the processes of everyone, the database and Redis too)."""
@@ -269,6 +274,7 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
     window = (started + warmup, started + warmup + seconds)
     done: list[float] = []
     errors = [0]
+    reasons: collections.Counter = collections.Counter()
 
     async def play(number: int, game: dict) -> None:
         # Each player's socket and posts on a daphne of their own (the other one's if two).
@@ -286,6 +292,7 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
                     open_timeout=20,
                     max_size=2**22,
                     compression=None,  # a browser would inflate; the lean generator need not
+                    max_queue=None,  # read on: a socket left unread would stop answering pings
                 )
             )
         posts = [Http(homes[0]), Http(homes[1])]
@@ -307,13 +314,15 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
                 state = engine.apply_action(state, action)
                 if status != 200:
                     errors[0] += 1
+                    reasons[f"HTTP {status}"] += 1
                     return
                 await asyncio.wait_for(push_of(sockets[1 - seat], len(state.history)), 30)
                 end = time.monotonic()
                 if window[0] <= start and end <= window[1]:
                     done.append(end - start)
-        except (TimeoutError, OSError, websockets.ConnectionClosed):
+        except (TimeoutError, OSError, websockets.ConnectionClosed) as error:
             errors[0] += 1
+            reasons[type(error).__name__] += 1
         finally:
             for post in posts:
                 post.close()
@@ -329,6 +338,7 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
         "median": statistics.median(ordered),
         "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "errors": errors[0],
+        "reasons": dict(reasons),
     }
 
 
