@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.test import Client
-from factories import PASSWORD
+from factories import PASSWORD, START
 
 from games import services
 
@@ -36,3 +37,10 @@ def client_for(user) -> Client:
     client = Client()
     assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
     return client
+
+
+@pytest.fixture
+def calendar():
+    """The site's clock, frozen at START; ``calendar.shift(...)`` lets days go by."""
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 import itertools
 import random
+from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 
-from games import services
+from games import services, vacation
 from games.engine import basilica as engine
-from games.models import Action, Game
+from games.models import Action, Game, PlayerSettings
 
 PASSWORD = "a cathedral of many colours"
+START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # where the tests of clocks freeze the site's clock
 _names = itertools.count(1)
 
 
 def make_user(username: str | None = None, **fields):
     username = username or f"player{next(_names)}"
     return get_user_model().objects.create_user(username=username, password=PASSWORD, **fields)
+
+
+def player(name: str):
+    """A player with no vacation days left to save a clock."""
+    user = make_user(name)
+    PlayerSettings.objects.filter(pk=vacation.settings_for(user).pk).update(vacation_days=0)
+    return user
 
 
 def make_staff(username: str = "referee"):

@@ -5,36 +5,21 @@ fourth rated game in a day is casual; the recompute gives back the stored rating
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
-from factories import first_legal, make_staff, make_user, started_game, user_deciding
+from factories import START, first_legal, make_staff, player, started_game, user_deciding
 
-from games import referee, services, tasks, vacation
-from games.models import Computer, Game, PlayerSettings, Rating, RatingChange
+from games import referee, services, tasks
+from games.models import Computer, Game, Rating, RatingChange
 from games.ratings import service as ratings
 from games.ratings.glicko2 import Glicko
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def calendar():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
-
-
-def player(name: str):
-    """A player with no vacation days left to save a clock."""
-    user = make_user(name)
-    PlayerSettings.objects.filter(pk=vacation.settings_for(user).pk).update(vacation_days=0)
-    return user
 
 
 @pytest.fixture

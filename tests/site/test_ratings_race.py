@@ -5,28 +5,21 @@ of the SQLite test database or on the PostgreSQL server (as test_timeout_race.py
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import time_machine
-from factories import make_user, started_game
+from factories import START, game_from_log, player
 from test_concurrency import in_threads, threads_on_a_file_copy
 
-from games import services, tasks, timing, vacation
+from games import services, tasks, timing
 from games.engine import basilica as engine
-from games.models import Action, Game, PlayerSettings, Rating, RatingChange
+from games.models import Game, Rating, RatingChange
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 DEADLINE = START + timedelta(days=3)
 MOMENTS = [timedelta(milliseconds=ms) for ms in (-1000, -30, -3, 0, 3)]
-
-
-def player(name: str):
-    user = make_user(name)
-    PlayerSettings.objects.filter(pk=vacation.settings_for(user).pk).update(vacation_days=0)
-    return user
 
 
 def a_whole_game(options: engine.Options, seed: int) -> list[engine.Action]:
@@ -39,22 +32,18 @@ def a_whole_game(options: engine.Options, seed: int) -> list[engine.Action]:
 
 def a_rated_game_one_move_from_its_end() -> tuple[Game, dict]:
     """Every action but the last, all made at START: the last one is due by DEADLINE."""
+    options, seed = engine.Options(), 1122
+    actions = a_whole_game(options, seed)
     with time_machine.travel(START, tick=False):
-        game = started_game(player("ann"), player("bob"), time_control="3d", rated=True)
-        actions = a_whole_game(game.engine_options, game.seed)
-        state = engine.replay(game.engine_options, game.seed, actions[:-1])
-        Action.objects.bulk_create(
-            Action(
-                game=game,
-                seq=seq,
-                player=entry["player"],
-                user=game.player(entry["player"]),
-                data=entry["action"],
-            )
-            for seq, entry in enumerate(state.history, start=1)
+        game = game_from_log(
+            options,
+            seed,
+            actions[:-1],
+            seat0=player("ann"),
+            seat1=player("bob"),
+            time_control="3d",
+            rated=True,
         )
-        Game.objects.filter(pk=game.pk).update(seq=len(state.history), to_decide=state.to_decide)
-        game.refresh_from_db()
         timing.refresh_deadline(game)
     return game, actions[-1].to_json()
 

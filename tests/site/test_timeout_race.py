@@ -6,31 +6,23 @@ database or on the PostgreSQL server (``make test-postgres``)."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import time_machine
 from conftest import client_for
 from django.urls import reverse
-from factories import first_legal, make_user, started_game
+from factories import START, first_legal, player, started_game
 from test_concurrency import in_threads, threads_on_a_file_copy
 
-from games import services, tasks, vacation
-from games.models import Action, Game, PlayerSettings
+from games import services, tasks
+from games.models import Action, Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 DEADLINE = START + timedelta(days=3)
 # When the two meet, around the deadline: the move just before, at, or just after it.
 MOMENTS = [timedelta(milliseconds=ms) for ms in (-1000, -30, -3, 0, 3)]
-
-
-def player(name: str):
-    """A player with no vacation days left to save a clock."""
-    user = make_user(name)
-    PlayerSettings.objects.filter(pk=vacation.settings_for(user).pk).update(vacation_days=0)
-    return user
 
 
 def a_game_ann_must_finish_by_the_deadline() -> Game:

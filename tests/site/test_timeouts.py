@@ -10,18 +10,19 @@ from __future__ import annotations
 import io
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from conftest import client_for
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from factories import (
+    START,
     first_legal,
     game_from_log,
     make_user,
+    player,
     search_position,
     started_game,
     user_deciding,
@@ -29,27 +30,12 @@ from factories import (
 
 from games import services, tasks, timing, vacation
 from games.engine import basilica as engine
-from games.models import Game, PlayerSettings
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 MINUTE = timedelta(minutes=1)
-
-
-@pytest.fixture
-def calendar():
-    """The site's clock, frozen at START; ``calendar.shift(...)`` lets days go by."""
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
-
-
-def player(name: str):
-    """A player with no vacation days left to save a clock."""
-    user = make_user(name)
-    PlayerSettings.objects.filter(pk=vacation.settings_for(user).pk).update(vacation_days=0)
-    return user
 
 
 @pytest.fixture

@@ -4,27 +4,19 @@ clocks do not, and any move of theirs ends it."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from conftest import client_for
-from factories import first_legal, make_user, started_game, user_deciding
+from factories import START, first_legal, make_user, started_game, user_deciding
 
 from games import services, tasks, vacation
 from games.models import Game, PlayerSettings, Vacation
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 MINUTE = timedelta(minutes=1)
-
-
-@pytest.fixture
-def calendar():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 @pytest.fixture
