@@ -11,9 +11,13 @@ from .interface import GameEngine, Outcome
 # The registry: a game kind's key (stored on every game) and the package of its engine.
 KINDS = {"basilica": "games.engine.basilica", "cathedral": "games.engine.cathedral"}
 
-# Engines of earlier versions, kept frozen beside the current one so that the games played on
-# them keep replaying as they were played: (kind, version) -> package. None yet.
-EARLIER_VERSIONS: dict[tuple[str, str], str] = {}
+# Earlier rules versions, so that the games played on them keep replaying and finish as they
+# were played: (kind, version) -> module. Each starts and replays games on its version; the rules
+# that changed read the version off the state (each engine's README, "Versions").
+EARLIER_VERSIONS: dict[tuple[str, str], str] = {
+    ("basilica", "1"): "games.engine.basilica.v1",
+    ("cathedral", "1"): "games.engine.cathedral.v1",
+}
 
 
 def engine_for(kind: str, version: str | None = None) -> GameEngine:

@@ -67,12 +67,16 @@ class GameEngine(Protocol):
 
     NAME: str  # the registry key, stored on every game ("basilica")
     TITLE: str  # what players call it ("Basilica")
-    VERSION: str  # bumped when a behaviour changes; stored games replay on their own version
+    # The rules version of new games, bumped when a rule changes; a stored game replays and
+    # goes on by its own version (``games.engine.engine_for(kind, version)``).
+    VERSION: str
     Options: Any  # a frozen dataclass with to_json() and from_json(data)
     Action: Any
     IllegalAction: type[ValueError]
 
-    def new_game(self, options: Any, seed: int) -> GameState: ...
+    def new_game(self, options: Any, seed: int, version: str = ...) -> GameState:
+        """A new game played by the rules of ``version`` (the current ``VERSION`` by default).
+        The state carries its version: every other function reads it off the state."""
 
     def legal_actions(self, state: Any) -> Sequence[GameAction]: ...
 
@@ -85,8 +89,10 @@ class GameEngine(Protocol):
         actions: Iterable[Any],
         check: bool = False,
         start: Any = None,
+        version: str = ...,
     ) -> GameState:
-        """The fold of ``actions`` over the new game, or over a copy of ``start``."""
+        """The fold of ``actions`` over the new game of ``version``, or over a copy of
+        ``start`` (which carries its own version)."""
 
     def view(self, state: Any, player: int | None) -> dict:
         """What ``player`` (0, 1, or None for a spectator) may see: JSON-safe, nothing hidden."""

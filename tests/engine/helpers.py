@@ -7,7 +7,7 @@ put in the cathedral come out of their owner's supply.
 
 from __future__ import annotations
 
-from games.engine.basilica import Action, Options, State, apply_action, new_game, view
+from games.engine.basilica import VERSION, Action, Options, State, apply_action, new_game, view
 from games.engine.basilica.components import COLORS
 from games.engine.basilica.state import Cell
 
@@ -19,9 +19,12 @@ def game(
     expansion: bool = False,
     seed: int = 7,
     first_player: int = 0,
+    version: str = VERSION,
 ) -> State:
-    """A new game with an empty cathedral; the market is whatever the seed dealt."""
-    return new_game(Options(edition=edition, expansion=expansion, first_player=first_player), seed)
+    """A new game with an empty cathedral, played by the rules of ``version``; the market is
+    whatever the seed dealt."""
+    options = Options(edition=edition, expansion=expansion, first_player=first_player)
+    return new_game(options, seed, version)
 
 
 def _colors(colors: str) -> str:

@@ -9,15 +9,18 @@ from games.engine.basilica import State
 
 def other_secrets(state: State, viewer: int, rng: random.Random) -> State:
     """``state`` with every secret of ``viewer``'s changed: the unseen tiles dealt anew
-    between the stack and the removed six, the stack reordered, another seed, and another
-    colour for each of the other player's Jesters picked in secret (in the log too)."""
+    between the stack below its top (which lies face up) and the removed six, the stack below
+    its top reordered, another seed, and another colour for each of the other player's Jesters
+    picked in secret (in the log too)."""
     other = state.copy()
+    below, top = state.stack[:-1], state.stack[-1:]
     if state.exhaustions == 0:
-        unseen = state.stack + state.removed
+        unseen = below + state.removed
         rng.shuffle(unseen)
-        other.stack, other.removed = unseen[: len(state.stack)], unseen[len(state.stack) :]
+        other.stack, other.removed = unseen[: len(below)] + top, unseen[len(below) :]
     else:
-        rng.shuffle(other.stack)
+        rng.shuffle(below)
+        other.stack = below + top
         rng.shuffle(other.removed)  # the six never seen: their order was never seen either
     other.seed = state.seed + 1 + rng.randrange(1000)
     for key, color in state.jester_picks.items():

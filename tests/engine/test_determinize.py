@@ -66,6 +66,20 @@ def test_the_stack_and_the_seed_are_drawn_anew():
     assert len({s.seed for s in samples}) == 5
 
 
+def test_the_top_of_the_stack_is_kept_as_everyone_sees_it():
+    kept = 0
+    for config in CONFIGS:
+        for state in sampled_positions(config, range(2), every=13):
+            if len(state.stack) < 2:
+                continue
+            samples = [determinize(state, state.to_decide, random.Random(n)) for n in range(6)]
+            assert all(s.stack[-1] == state.stack[-1] for s in samples)
+            # What lies below it is still drawn anew.
+            assert len({tuple(s.stack[:-1]) for s in samples}) > 1 or len(state.stack) < 4
+            kept += 1
+    assert kept
+
+
 def test_after_the_reshuffle_the_stack_holds_the_old_discard_pile_in_a_new_order():
     for state in sampled_positions("2022", range(20), every=1000):
         if state.exhaustions == 1 and len(state.stack) > 3:

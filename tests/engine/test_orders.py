@@ -199,9 +199,46 @@ def test_confuse_needs_an_opponents_builder_that_can_move():
     put(state, (4, 0), "R", builder=1)
     assert targets(legal_actions(state), "confuse", confuse) == set()
     with pytest.raises(
-        IllegalAction, match="Confuse needs an opponent's builder that can then move"
+        IllegalAction, match="Confuse needs an opponent's builder that can move now"
     ):
         act(state, "confuse", confuse, at=(0, 0))
+
+
+def _only_the_vault_you_would_leave(version: str):
+    """Your builder on c0r0 next to the opponent's on c1r0, whose other neighbours are no
+    vaults: its only free neighbour would be the vault your own builder leaves."""
+    state = game(version=version)
+    confuse = offer_order(state, CONFUSE)
+    put(state, (0, 0), "R", builder=0)
+    put(state, (1, 0), "R", builder=1)
+    put(state, (3, 0), "R", builder=0)
+    return state, confuse
+
+
+def test_confuse_is_judged_where_it_is_chosen_before_your_builder_leaves():
+    state, confuse = _only_the_vault_you_would_leave("2")
+    assert targets(legal_actions(state), "confuse", confuse) == set()
+    with pytest.raises(
+        IllegalAction, match="Confuse needs an opponent's builder that can move now"
+    ):
+        act(state, "confuse", confuse, at=(0, 0))
+
+
+def test_version_1_judged_confuse_after_your_builder_had_gone_home():
+    state, confuse = _only_the_vault_you_would_leave("1")
+    assert targets(legal_actions(state), "confuse", confuse) == {(0, 0)}
+    state = act(state, "confuse", confuse, at=(0, 0))
+    state = act(state, "confuse_move", at=(1, 0), to=(0, 0))
+    assert seen(state, (0, 0))["builder"]["player"] == 1
+
+
+def test_once_chosen_confuse_may_move_onto_the_vault_just_left():
+    state, confuse = _only_the_vault_you_would_leave("2")
+    put(state, (1, 1), "B")  # now the opponent's builder can move before yours leaves
+    assert targets(legal_actions(state), "confuse", confuse) == {(0, 0), (3, 0)}
+    state = act(state, "confuse", confuse, at=(0, 0))
+    moves = {(a.at, a.to) for a in legal_actions(state)}
+    assert moves == {((1, 0), (0, 0)), ((1, 0), (1, 1))}
 
 
 def test_confuse_needs_your_own_builder_to_send_home():
@@ -238,11 +275,12 @@ def test_the_confuse_move_must_move_an_opponents_builder():
     put(state, (0, 0), "R", builder=0)
     put(state, (3, 0), "R", builder=0)
     put(state, (1, 0), "R", builder=1)
+    put(state, (2, 0), "B")
     state = act(state, "confuse", confuse, at=(0, 0))
     with pytest.raises(IllegalAction, match="Confuse moves an opponent's builder"):
         act(state, "confuse_move", at=(3, 0), to=(2, 0))
     with pytest.raises(IllegalAction, match="waiting for the Confuse move"):
-        act(state, "vault", state.market_vaults[0], at=(2, 0))
+        act(state, "vault", state.market_vaults[0], at=(4, 0))
 
 
 # -- Stained Glass -----------------------------------------------------------------------------
@@ -366,12 +404,29 @@ def test_altar_places_two_altars_on_different_vaults():
     assert view(state, 0)["altars_left"] == 12
 
 
-def test_the_second_altar_may_be_skipped():
+def test_the_second_altar_is_owed_while_a_vault_and_a_token_are_left():
     state = game(expansion=True)
     altar = offer_order(state, ALTAR)
     put(state, (0, 0), "R")
     put(state, (1, 0), "B")
     state = act(state, "altar", altar, at=(0, 0))
+    assert [a.kind for a in legal_actions(state)] == ["second_altar"]
+    with pytest.raises(IllegalAction, match="the second altar is not optional"):
+        act(state, "skip_altar")
+    with pytest.raises(IllegalAction, match="waiting for the second altar"):
+        act(state, "vault", state.market_vaults[0], at=(2, 0))
+    state = act(state, "second_altar", at=(1, 0))
+    assert view(state, 0)["altars_left"] == 12
+    assert view(state, 0)["actions_left"] == 2
+
+
+def test_version_1_let_the_second_altar_be_skipped():
+    state = game(expansion=True, version="1")
+    altar = offer_order(state, ALTAR)
+    put(state, (0, 0), "R")
+    put(state, (1, 0), "B")
+    state = act(state, "altar", altar, at=(0, 0))
+    assert {a.kind for a in legal_actions(state)} == {"second_altar", "skip_altar"}
     state = act(state, "skip_altar")
     assert view(state, 0)["altars_left"] == 13
     assert view(state, 0)["actions_left"] == 2

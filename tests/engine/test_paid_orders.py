@@ -196,6 +196,7 @@ def test_declined_paid_confuse_leaves_the_move_to_the_active_player():
     confuse = offer_order(state, CONFUSE, paid=True)
     put(state, (0, 0), "R", builder=0)
     put(state, (1, 0), "R", builder=1)
+    put(state, (1, 1), "B")  # a vault the opponent's builder can move to now
     state = act(state, "confuse", confuse, at=(0, 0))
     state = act(state, "decline")
     assert view(state, 0)["decision"] == {"kind": "confuse_move", "player": 0}
@@ -208,6 +209,7 @@ def test_paid_confuse_cannot_refuse_the_move_by_choosing_nothing():
     confuse = offer_order(state, CONFUSE, paid=True)
     put(state, (0, 0), "R", builder=0)
     put(state, (1, 0), "R", builder=1)
+    put(state, (1, 1), "B")  # a vault the opponent's builder can move to now
     state = act(state, "confuse", confuse, at=(0, 0))
     with pytest.raises(IllegalAction, match="moves one of your builders"):
         act(state, "pay", at=(1, 0), to=(1, 0))

@@ -171,19 +171,43 @@ def _sample_states() -> tuple[State, ...]:
 
 
 def _with_other_secrets(state: State, rng: random.Random) -> State:
+    """The stack below its top (which lies face up) reordered, another seed, the six removed
+    in another order."""
     other = state.copy()
-    rng.shuffle(other.stack)
+    below = other.stack[:-1]
+    rng.shuffle(below)
+    other.stack[:-1] = below
     other.seed = state.seed + 1_000_003
     rng.shuffle(other.removed)
     return other
 
 
-def test_no_view_shows_the_stack_order_or_the_seed():
+def test_no_view_shows_the_stack_below_its_top_or_the_seed():
     rng = random.Random(0)
     for state in _sample_states():
         other = _with_other_secrets(state, rng)
         for viewer in (0, 1, None):
             assert json.dumps(view(state, viewer)) == json.dumps(view(other, viewer))
+
+
+def test_every_view_shows_the_top_of_the_stack_and_nothing_below_it():
+    shown = 0
+    for state in _sample_states():
+        for viewer in (0, 1, None):
+            seen = view(state, viewer)
+            if not state.stack:
+                assert seen["stack_top"] is None
+                continue
+            top = state.tiles[state.stack[-1]]
+            assert seen["stack_top"] == top.to_json()
+            if state.exhaustions:
+                continue  # the reshuffled stack is the discard pile, whose tiles were all seen
+            # No other tile of the stack, never yet seen, is named anywhere in the view.
+            text = json.dumps(seen)
+            for below in state.stack[:-1]:
+                assert json.dumps(state.tiles[below].to_json()) not in text
+            shown += 1
+    assert shown
 
 
 def test_no_view_shows_the_other_players_unrevealed_jester_pick():
@@ -306,18 +330,29 @@ def test_choose_is_deterministic():
     assert choose(random.Random(5), actions) == choose(random.Random(5), actions)
 
 
-def _confuse_targets_by_trying_each(state: State, player: int) -> list:
-    """Confuse's first step as the rule reads: send each builder home and look for a move."""
+def _confuse_targets_as_the_rule_reads(state: State, player: int) -> list:
+    """Confuse's first step as each version reads the rule: version 2 looks for an opponent's
+    move in the position where the order is chosen; version 1 sent each builder home first."""
     result = []
     for pos in builders_of(state, player):
         trial = state.copy()
-        trial.cells[pos].builder = None
+        if state.version == "1":
+            trial.cells[pos].builder = None
         if move_targets(trial, 1 - player, confusing=True):
             result.append(pos)
     return result
 
 
-def test_confuse_targets_match_trying_each_builder_in_turn():
+def test_confuse_targets_match_the_rule_read_literally_in_both_versions():
+    differ = 0
     for state in _sample_states():
-        for player in (0, 1):
-            assert confuse_targets(state, player) == _confuse_targets_by_trying_each(state, player)
+        for version in ("1", "2"):
+            trial = state.copy()
+            trial.version = version
+            for player in (0, 1):
+                found = confuse_targets(trial, player)
+                assert found == _confuse_targets_as_the_rule_reads(trial, player)
+        old, new = state.copy(), state.copy()
+        old.version, new.version = "1", "2"
+        differ += any(confuse_targets(old, p) != confuse_targets(new, p) for p in (0, 1))
+    assert differ  # random play reaches positions where the two versions disagree

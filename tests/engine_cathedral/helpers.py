@@ -25,18 +25,19 @@ from games.engine.cathedral.buildings import (
     INDEX,
     KEYS,
     LIGHT,
-    PLACEMENTS,
+    SHAPES,
     SIZE,
     cell_label,
     cells_of,
 )
 from games.engine.cathedral.state import Piece
+from games.engine.cathedral.versions import VERSION
 
 LIGHT_SEAT, DARK_SEAT = 0, 1  # with the default options
 
 
-def game(light: int = 0, lehman: bool = False) -> State:
-    return new_game(Options(light=light, lehman=lehman), 0)
+def game(light: int = 0, lehman: bool = False, version: str = VERSION) -> State:
+    return new_game(Options(light=light, lehman=lehman), 0, version)
 
 
 def squares(labels: str) -> int:
@@ -51,9 +52,11 @@ def labels(mask: int) -> set[str]:
     return {cell_label(i % SIZE, i // SIZE) for i in cells_of(mask)}
 
 
-def _covering(colour: str, building: str, mask: int) -> tuple[int, int] | None:
+def _covering(
+    colour: str, building: str, mask: int, version: str = VERSION
+) -> tuple[int, int] | None:
     """(turn, pivot square) of the placement of ``building`` that covers exactly ``mask``."""
-    for o in PLACEMENTS[colour][building]:
+    for o in SHAPES[version][colour][building]:
         if mask in o.masks:
             return o.turn, o.masks.index(mask)
     return None
@@ -66,7 +69,7 @@ def action_for(state: State, move: str) -> Action:
         col, row = parse_label(rest[0])
         return Action(building, col, row, int(rest[1]) if len(rest) == 2 else 0)
     colour = LIGHT if building == CATHEDRAL else state.options.colour(state.to_decide)
-    found = _covering(colour, building, squares(" ".join(rest)))
+    found = _covering(colour, building, squares(" ".join(rest)), state.version)
     if found is None:
         raise ValueError(f"no {colour} {building} covers {rest}")
     turn, index = found
@@ -90,14 +93,16 @@ def position(
     light: int = 0,
     cathedral_out: bool | None = None,
     hands: dict[int, dict[str, int]] | None = None,
+    version: str = VERSION,
 ) -> State:
-    """A game in the middle, as drawn; buildings on the board come out of their owner's hand
-    (or ``hands`` gives a seat's whole hand). Both players are past their first building."""
+    """A game in the middle, as drawn, played by the rules of ``version``; buildings on the
+    board come out of their owner's hand (or ``hands`` gives a seat's whole hand). Both players
+    are past their first building."""
     rows = [line.replace(" ", "") for line in drawing.strip().splitlines()]
     assert len(rows) == SIZE, drawing
     assert all(len(r) == SIZE for r in rows), drawing
     options = Options(light=light)
-    state = State(options)
+    state = State(options, version)
     groups: dict[str, int] = {}
     for r, line in enumerate(rows):
         for c, mark in enumerate(line):
@@ -110,10 +115,12 @@ def position(
             continue
         owner = None if mark == "#" else options.dark if mark.isupper() else options.light
         colour = LIGHT if owner is None else options.colour(owner)
-        building = next((key for key in (*KEYS, CATHEDRAL) if _covering(colour, key, mask)), None)
+        building = next(
+            (key for key in (*KEYS, CATHEDRAL) if _covering(colour, key, mask, version)), None
+        )
         assert building is not None, mark
         assert (building == CATHEDRAL) == (owner is None), mark
-        turn, index = _covering(colour, building, mask)
+        turn, index = _covering(colour, building, mask, version)
         state.pieces[next_id] = Piece(
             next_id, building, owner, index % SIZE, index // SIZE, turn, mask
         )

@@ -163,6 +163,34 @@ def test_light_holds_the_mirror_image_of_darks_abbey_and_academy(key):
     assert shape(key, LIGHT) not in rotations(shape(key, DARK))
 
 
+def drawn(key: str, colour: str, version: str = "2") -> list[str]:
+    """The building at turn 0, drawn row by row from the top ("#" a square)."""
+    cells = normal(orientations(key, colour, version)[0])
+    width = max(c for c, _ in cells) + 1
+    height = max(r for _, r in cells) + 1
+    return ["".join("#" if (c, r) in cells else "." for c in range(width)) for r in range(height)]
+
+
+def test_darks_abbey_is_the_z_and_lights_the_s():
+    assert drawn("abbey", DARK) == ["##.", ".##"]
+    assert drawn("abbey", LIGHT) == [".##", "##."]
+
+
+def test_darks_academy_is_the_f_and_lights_its_mirror_image():
+    assert drawn("academy", DARK) == [".##", "##.", ".#."]
+    assert drawn("academy", LIGHT) == ["##.", ".##", ".#."]
+
+
+def test_version_1_gave_dark_the_s_shaped_abbey_and_the_same_academies():
+    assert drawn("abbey", DARK, "1") == [".##", "##."]
+    assert drawn("abbey", LIGHT, "1") == ["##.", ".##"]
+    for colour in (LIGHT, DARK):
+        assert drawn("academy", colour, "1") == drawn("academy", colour)
+    for key in [k for k in (*KEYS, CATHEDRAL) if k != "abbey"]:
+        for colour in (LIGHT, DARK):
+            assert orientations(key, colour, "1") == orientations(key, colour)
+
+
 @pytest.mark.parametrize("key", [k for k in KEYS if k not in ("abbey", "academy")])
 def test_every_other_building_is_the_same_for_both_colours(key):
     assert orientations(key, LIGHT) == orientations(key, DARK)

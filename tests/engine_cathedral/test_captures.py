@@ -152,13 +152,11 @@ def test_capturing_the_building_that_walls_a_territory_takes_the_territory_too()
     )
 
 
-def test_one_building_that_isolates_two_pieces_in_two_parts_captures_neither():
-    # Dark's Tavern B1 closes A1 (against the Stable A2-B2) and C1 (against the Inn C2 D2 D1),
-    # each holding one of light's Taverns. Rule 5: "If you surround two or more buildings...
-    # neither of the buildings may be removed and the space is still available" (README,
-    # Decisions 2): both Taverns stay, and neither part is claimed.
-    state = play(
-        game(),
+def _two_taverns_in_two_parts(version: str):
+    """Dark's Tavern B1 closes A1 (against the Stable A2-B2) and C1 (against the Inn C2 D2 D1),
+    each holding one of light's Taverns."""
+    return play(
+        game(version=version),
         "cathedral H7",
         "stable A2 B2",
         "stable I1 J1",
@@ -170,6 +168,30 @@ def test_one_building_that_isolates_two_pieces_in_two_parts_captures_neither():
         "bridge E10",
         "tavern B1",
     )
+
+
+def test_one_building_may_capture_in_two_regions_at_once():
+    # Each region the Tavern closes is judged on its own (RULINGS.md §6): one piece in each,
+    # so both Taverns go back to light's hand and both squares become dark's.
+    state = _two_taverns_in_two_parts("2")
+    entry = view(state, None)["log"][-1]
+    assert [c["cells"] for c in entry["captures"]] == [["A1"], ["C1"]]
+    assert entry["text"] == (
+        "Dark placed the Tavern on B1, claimed 2 squares, "
+        "captured Light's Tavern (back to Light's hand) "
+        "and captured Light's Tavern (back to Light's hand)"
+    )
+    assert territory(state, DARK_SEAT) == {"A1", "C1"}
+    assert state.hands[LIGHT_SEAT][0] == 2
+    assert view(state, None)["cells"][0][0] is None
+    assert view(state, None)["cells"][0][2] is None
+
+
+def test_version_1_captured_neither_of_two_pieces_isolated_by_one_move():
+    # Version 1 read rule 5 over the whole move ("If you surround two or more buildings...
+    # neither of the buildings may be removed", README, Decisions 2): both Taverns stayed and
+    # neither part was claimed.
+    state = _two_taverns_in_two_parts("1")
     entry = view(state, None)["log"][-1]
     assert entry["captures"] == []
     assert entry["captured"] is None
@@ -178,11 +200,46 @@ def test_one_building_that_isolates_two_pieces_in_two_parts_captures_neither():
     assert "captured" not in entry["text"]
 
 
-def test_cutting_off_a_lone_building_from_the_cathedral_captures_neither():
+def test_a_region_with_two_pieces_captures_nothing_while_the_other_captures_its_one():
+    # Dark's Tavern B1 closes A1-A2, with light's Stable alone in it, and C1-D1 (against the
+    # Bridge C2-E2 and the Tavern E1), with light's two Taverns in it.
+    state = play(
+        game(),
+        "cathedral H7",
+        "inn A3 B3 B2",
+        "stable A1 A2",
+        "bridge C2 D2 E2",
+        "tavern C1",
+        "stable I1 J1",
+        "tavern D1",
+        "stable A10 B10",
+        "bridge J6 J7 J8",  # in the open city, beside the Cathedral: that region holds two
+        "tavern E1",
+        "square D5 E5 D6 E6",
+        "tavern B1",
+    )
+    entry = view(state, None)["log"][-1]
+    assert [c["cells"] for c in entry["captures"]] == [["A1", "A2"]]
+    assert territory(state, DARK_SEAT) == {"A1", "A2"}
+    cells = view(state, None)["cells"]
+    assert (cells[0][2]["building"], cells[0][2]["owner"]) == ("tavern", LIGHT_SEAT)
+    assert (cells[0][3]["building"], cells[0][3]["owner"]) == ("tavern", LIGHT_SEAT)
+
+
+def test_cutting_off_a_lone_building_from_the_cathedral_captures_both():
     # Dark's Tavern B1 cuts A1 off from the rest of the city: light's Tavern alone in one part,
-    # the Cathedral alone in the other. Two pieces isolated by one move: neither is captured,
-    # nothing is claimed (README, Decisions 2), and light plays on.
+    # the Cathedral alone in the other. Each region on its own (RULINGS.md §6): both are
+    # captured, and the whole city but dark's buildings is dark's.
     state = play(game(), "cathedral H7", "stable A2 B2", "tavern A1", "tavern B1")
+    assert state.cathedral_out
+    assert len(territory(state, DARK_SEAT)) == 100 - 3
+    assert state.finished or state.to_decide == DARK_SEAT  # light has nowhere to build
+
+
+def test_version_1_cutting_off_a_lone_building_from_the_cathedral_captured_neither():
+    # Version 1: two pieces isolated by one move, neither captured, nothing claimed (README,
+    # Decisions 2), and light played on.
+    state = play(game(version="1"), "cathedral H7", "stable A2 B2", "tavern A1", "tavern B1")
     assert not state.cathedral_out
     assert territory(state, DARK_SEAT) == set()
     assert state.to_decide == LIGHT_SEAT

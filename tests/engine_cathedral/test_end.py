@@ -10,7 +10,8 @@ from games.engine.cathedral.rules import ALL_PLACED, NO_MORE_PLACEMENTS
 
 from .helpers import DARK_SEAT, LIGHT_SEAT, game, play, position
 
-# Two late positions of random games (light is seat 0), light to place.
+# Two late positions of random games of version 1 (light's Abbey the Z; light is seat 0), light
+# to place.
 # Light holds an Infirmary, the Castle and the Tower; only the Tower still fits (A1-C3).
 TOWER_LAST = """
     ....d..II+
@@ -99,7 +100,7 @@ def test_a_player_who_placed_every_building_wins_when_the_other_cannot():
 
 
 def test_when_neither_can_place_the_fewer_unplaced_squares_win():
-    state = position(TOWER_LAST, to_decide=LIGHT_SEAT)
+    state = position(TOWER_LAST, to_decide=LIGHT_SEAT, version="1")
     assert len(legal_actions(state)) == 1
     state = play(state, "tower B2 1")
     assert state.finished
@@ -111,14 +112,14 @@ def test_when_neither_can_place_the_fewer_unplaced_squares_win():
 
 
 def test_equal_unplaced_squares_are_a_draw():
-    state = play(position(BRIDGE_LAST, to_decide=LIGHT_SEAT), "bridge G1 H1 I1")
+    state = play(position(BRIDGE_LAST, to_decide=LIGHT_SEAT, version="1"), "bridge G1 H1 I1")
     assert state.finished
     assert state.outcome.scores == (9, 9)
     assert state.outcome.winners == (LIGHT_SEAT, DARK_SEAT)
 
 
 def test_the_view_of_a_finished_game_names_the_winners():
-    seen = view(play(position(TOWER_LAST, to_decide=LIGHT_SEAT), "tower B2 1"), None)
+    seen = view(play(position(TOWER_LAST, to_decide=LIGHT_SEAT, version="1"), "tower B2 1"), None)
     assert seen["finished"] is True
     assert seen["to_decide"] is None
     assert seen["winners"] == [DARK_SEAT]
@@ -127,7 +128,7 @@ def test_the_view_of_a_finished_game_names_the_winners():
 
 
 def test_a_finished_game_takes_no_more_placements():
-    state = play(position(TOWER_LAST, to_decide=LIGHT_SEAT), "tower B2 1")
+    state = play(position(TOWER_LAST, to_decide=LIGHT_SEAT, version="1"), "tower B2 1")
     assert legal_actions(state) == []
     with pytest.raises(IllegalAction, match="the game is over"):
         play(state, "tavern D1")

@@ -20,7 +20,7 @@ def test_the_module_has_every_name_of_the_engine_interface():
 def test_the_module_names_its_kind():
     assert cathedral.NAME == "cathedral"
     assert cathedral.TITLE == "Cathedral"
-    assert cathedral.VERSION == "1"
+    assert cathedral.VERSION == "2"
 
 
 def test_the_functions_take_the_interfaces_arguments():

@@ -18,12 +18,10 @@ from .components import COLOR_NAMES, COLORS, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
 from .rules import legal_actions, perform
 from .scoring import ScoreReport, score_cathedral
-from .state import WIDTH, Outcome, State
+from .state import VERSION, WIDTH, Outcome, State
 
 NAME = "basilica"
 TITLE = "Basilica"
-# Bumped when a behaviour changes; a stored game keeps replaying on the version it was played on.
-VERSION = "1"
 
 __all__ = [
     "NAME",
@@ -47,9 +45,10 @@ __all__ = [
 ]
 
 
-def new_game(options: Options, seed: int) -> State:
-    """A new game: tiles shuffled by ``seed``, three orders and three vaults on offer."""
-    state = State(options, seed)
+def new_game(options: Options, seed: int, version: str = VERSION) -> State:
+    """A new game: tiles shuffled by ``seed``, three orders and three vaults on offer, played
+    by the rules of ``version`` (the current one unless a stored game names an earlier one)."""
+    state = State(options, seed, version)
     deal(state)
     return state
 
@@ -74,14 +73,16 @@ def replay(
     actions: Iterable[Action | dict],
     check: bool = False,
     start: State | None = None,
+    version: str = VERSION,
 ) -> State:
     """Rebuild a game from its log: a fold of the actions over the new game.
 
     A stored log was checked when each action was written, so by default it is not checked
     again; ``check=True`` checks every action as ``apply_action`` would. ``start`` (a state
-    of this game, left unchanged) goes on from there instead of from the new game.
+    of this game, left unchanged) goes on from there instead of from the new game, whose rules
+    are those of ``version``.
     """
-    state = new_game(options, seed) if start is None else start.copy()
+    state = new_game(options, seed, version) if start is None else start.copy()
     for action in actions:
         if not isinstance(action, Action):
             action = Action.from_log(action)
@@ -104,21 +105,23 @@ def determinize(state: State, player: int | None, rng: random.Random) -> State:
 
     The result depends on ``rng`` and on what ``player`` sees or remembers (``view`` and the
     log) and on nothing else: each secret is put in a canonical order before it is shuffled.
-    The tiles never seen (the stack and, with remove-six, the six removed) are dealt anew
+    The top of the stack lies order side up (RULINGS.md §3), so it stays where it is. The tiles
+    never seen (the rest of the stack and, with remove-six, the six removed) are dealt anew
     between the two; after the reshuffle the stack is the old discard pile, whose tiles
-    everyone saw, so only its order is drawn (and the removed six are then the only tiles never
-    seen). The seed, which orders a reshuffle to come, is drawn; so is the colour of every
-    Jester of the other player's whose pick is not revealed yet, in the log too.
+    everyone saw, so only the order below its top is drawn (and the removed six are then the
+    only tiles never seen). The seed, which orders a reshuffle to come, is drawn; so is the
+    colour of every Jester of the other player's whose pick is not revealed yet, in the log too.
     """
     sample = state.copy()
-    stack, removed = sorted(state.stack), sorted(state.removed)
+    top = state.stack[-1:]
+    stack, removed = sorted(state.stack[:-1]), sorted(state.removed)
     if state.exhaustions == 0:
         unseen = sorted(stack + removed)  # which of them were removed is secret too
         rng.shuffle(unseen)
         stack, removed = unseen[: len(stack)], sorted(unseen[len(stack) :])
     else:
         rng.shuffle(stack)
-    sample.stack, sample.removed = stack, removed
+    sample.stack, sample.removed = stack + top, removed
     sample.seed = rng.getrandbits(63)
     hidden = {
         key: _jester_colors_lacking(state, key)
@@ -190,7 +193,10 @@ def view(state: State, player: int | None) -> dict:
         "king": state.king,
         "scorings": state.scorings,
         "crown_spaces": list(state.options.crown_spaces),
+        "rules_version": state.version,
         "stack_count": len(state.stack),
+        # The stack lies order side up: everyone sees its top tile's face, nothing below it.
+        "stack_top": tiles[state.stack[-1]].to_json() if state.stack else None,
         "discard_count": len(state.discard),
         "removed_count": len(state.removed),
         "reshuffled": state.exhaustions > 0,
@@ -346,7 +352,9 @@ def why_illegal(state: State, action: Action) -> str:
             "paid": "an answer to the paid-order offer (pay or decline)",
             "confuse_move": "the Confuse move of an opponent's builder",
             "second_scaffold": "the second scaffold",
-            "second_altar": "the second altar, or none",
+            "second_altar": "the second altar"
+            if state.version != "1"
+            else "the second altar, or none",
             "jester": "a Jester colour",
         }[kind]
         if action.kind not in _FOLLOW_UP_KINDS[kind]:
@@ -448,7 +456,9 @@ def _why_order(state: State, action: Action) -> str:
     if order == "move" and action.to not in moves_from(state, action.at):
         return "a builder moves to an adjacent vault with no builder on it"
     if order == "confuse":
-        return "Confuse needs an opponent's builder that can then move to an adjacent empty vault (not off an altar)"
+        if state.version == "1":
+            return "Confuse needs an opponent's builder that can then move to an adjacent empty vault (not off an altar)"
+        return "Confuse needs an opponent's builder that can move now to an adjacent empty vault (not off an altar)"
     if order == "glass":
         return "a vault holds at most one stained glass"
     if order == "recruit":
@@ -494,4 +504,6 @@ def _why_follow_up(state: State, decision: dict, action: Action) -> str:
         return "Confuse moves an opponent's builder (not off an altar) to an adjacent empty vault"
     if kind == "second_scaffold":
         return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+    if action.kind == "skip_altar":
+        return "the second altar is not optional: place it on another vault without one"
     return "the second altar goes on another vault without one"

@@ -67,7 +67,9 @@ def paid_recruit_targets(state: State, player: int) -> list[Pos]:
 
 
 def confuse_targets(state: State, player: int) -> list[Pos]:
-    """Own builders whose return home leaves an opponent's builder that Confuse can move."""
+    """Own builders Confuse may send home: all of them while an opponent's builder (not on an
+    altar) can move to an adjacent free vault in the position where the order is chosen
+    (RULINGS.md §5); none otherwise."""
     own = builders_of(state, player)
     cells = state.cells
     movable = [pos for pos in builders_of(state, 1 - player) if not cells[pos].altar]
@@ -75,7 +77,10 @@ def confuse_targets(state: State, player: int) -> list[Pos]:
         return []
     if any(moves_from(state, pos) for pos in movable):
         return own  # whichever goes home, a move is left
-    # Otherwise only a builder next to a movable one opens a vault for it by going home.
+    if state.version != "1":
+        return []
+    # Version 1 judged the order after the own builder had gone home: a builder next to a
+    # movable one opened a vault for it by going.
     near = {nxt for pos in movable for nxt in neighbours(pos)}
     return [pos for pos in own if pos in near]
 
@@ -180,8 +185,12 @@ def _second_scaffold_actions(state: State, decision: dict) -> list[Action]:
 
 
 def _second_altar_actions(state: State, decision: dict) -> list[Action]:
-    targets = altar_targets(state)
-    return [Action("second_altar", col=c, row=r) for c, r in targets] + [Action("skip_altar")]
+    """The second altar is owed whenever it is asked for (RULINGS.md §5); version 1 let the
+    player stop after the first."""
+    actions = [Action("second_altar", col=c, row=r) for c, r in altar_targets(state)]
+    if state.version == "1":
+        actions.append(Action("skip_altar"))
+    return actions
 
 
 def _jester_actions(state: State, decision: dict) -> list[Action]:
@@ -333,6 +342,7 @@ def _order_disaster(state: State, action: Action, player: int) -> None:
 def _order_altar(state: State, action: Action, player: int) -> None:
     state.cells[action.at].altar = True
     state.altars_left -= 1
+    # A second altar while a token and another vault without one are left; else only one.
     if altar_targets(state):
         state.pending.append({"kind": "second_altar", "player": player})
 

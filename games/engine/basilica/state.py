@@ -7,6 +7,10 @@ from .components import Options, Tile, tiles_for
 
 WIDTH = 5
 
+# The rules version a new game is played by; a stored game keeps the version it was started
+# on, and every rule that changed between versions reads it off the state (README, "Versions").
+VERSION = "2"
+
 Pos = tuple[int, int]  # (col, row); row 0 is the row of starting slots against the board
 
 
@@ -78,7 +82,9 @@ class State:
 
     ``pending`` is the queue of decisions owed before the active player goes on: each a dict
     with ``kind`` and ``player`` (who decides). When it is empty, the active player decides
-    their next main action. ``stack`` is drawn from its end; it and ``seed`` are secret.
+    their next main action. ``stack`` is drawn from its end; its top tile lies order side up
+    for both players to see, the rest of it and ``seed`` are secret. ``version`` is the rules
+    version the game is played by.
     """
 
     __slots__ = (
@@ -106,10 +112,12 @@ class State:
         "stack",
         "tiles",
         "turn",
+        "version",
     )
 
-    def __init__(self, options: Options, seed: int):
+    def __init__(self, options: Options, seed: int, version: str = VERSION):
         self.options = options
+        self.version = version
         self.tiles: tuple[Tile, ...] = tiles_for(options)
         self.seed = seed
         self.stack: list[int] = []
@@ -169,6 +177,7 @@ class State:
     def copy(self) -> State:
         other = State.__new__(State)
         other.options = self.options
+        other.version = self.version
         other.tiles = self.tiles
         other.seed = self.seed
         other.stack = self.stack[:]
@@ -197,6 +206,7 @@ class State:
     def to_json(self) -> dict:
         """The whole state, secrets included, as JSON-safe data (for storage and the referee)."""
         return {
+            "version": self.version,
             "options": self.options.to_json(),
             "seed": self.seed,
             "stack": self.stack[:],
@@ -232,7 +242,8 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict) -> State:
-        state = cls(Options.from_json(data["options"]), data["seed"])
+        # A state written before versions were kept was played by version 1.
+        state = cls(Options.from_json(data["options"]), data["seed"], data.get("version", "1"))
         state.stack = list(data["stack"])
         state.discard = list(data["discard"])
         state.removed = list(data["removed"])

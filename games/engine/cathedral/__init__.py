@@ -18,12 +18,11 @@ from .actions import Action, IllegalAction
 from .buildings import BUILDINGS, NAMES, SQUARES_PER_SIDE, cell_label, parse_label
 from .rules import ALL_PLACED, NO_MORE_PLACEMENTS, legal_actions, perform, why_illegal
 from .state import Options, State
+from .versions import VERSION
 from .view import consequences, view
 
 NAME = "cathedral"
 TITLE = "Cathedral"
-# Bumped when a behaviour changes; a stored game keeps replaying on the version it was played on.
-VERSION = "1"
 
 __all__ = [
     "ALL_PLACED",
@@ -51,10 +50,12 @@ __all__ = [
 ]
 
 
-def new_game(options: Options, seed: int = 0) -> State:
+def new_game(options: Options, seed: int = 0, version: str = VERSION) -> State:
     """An empty city, all buildings in hand; light is to place the Cathedral (Tom Lehman's
-    variant: dark its first building). ``seed`` is kept for the interface: nothing is random."""
-    return State(options)
+    variant: dark its first building). ``seed`` is kept for the interface: nothing is random.
+    The game is played by the rules of ``version`` (the current one unless a stored game names
+    an earlier one)."""
+    return State(options, version)
 
 
 def _action(action: Action | dict) -> Action:
@@ -80,14 +81,16 @@ def replay(
     actions: Iterable[Action | dict],
     check: bool = False,
     start: State | None = None,
+    version: str = VERSION,
 ) -> State:
     """Rebuild a game from its log: a fold of the actions over the new game.
 
     A stored log was checked when each action was written, so by default it is not checked
     again; ``check=True`` checks every action as ``apply_action`` would. ``start`` (a state
-    of this game, left unchanged) goes on from there instead of from the new game.
+    of this game, left unchanged) goes on from there instead of from the new game, whose rules
+    are those of ``version``.
     """
-    state = new_game(options, seed) if start is None else start.copy()
+    state = new_game(options, seed, version) if start is None else start.copy()
     for action in actions:
         if not isinstance(action, Action):
             action = Action.from_log(action)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .versions import VERSION, VERSIONS
+
 SIZE = 10
 CELLS = SIZE * SIZE
 FULL = (1 << CELLS) - 1
@@ -24,7 +26,8 @@ COLOURS = (LIGHT, DARK)
 CATHEDRAL = "cathedral"
 
 # Each building drawn as it stands at turn 0 (rows top to bottom, X a square), with its copies.
-# Dark's Abbey and Academy are drawn here; light's are their mirror images.
+# Dark's Abbey (the Z) and Academy (the F) are drawn here as RULINGS.md §6 draws them; light's
+# are their mirror images.
 _DRAWINGS: dict[str, tuple[str, int, tuple[str, ...]]] = {
     "tavern": ("Tavern", 2, ("X",)),
     "stable": ("Stable", 2, ("XX",)),
@@ -32,7 +35,7 @@ _DRAWINGS: dict[str, tuple[str, int, tuple[str, ...]]] = {
     "bridge": ("Bridge", 1, ("XXX",)),
     "square": ("Square", 1, ("XX", "XX")),
     "manor": ("Manor", 1, ("XXX", ".X.")),
-    "abbey": ("Abbey", 1, (".XX", "XX.")),
+    "abbey": ("Abbey", 1, ("XX.", ".XX")),
     "infirmary": ("Infirmary", 1, (".X.", "XXX", ".X.")),
     "castle": ("Castle", 1, ("X.X", "XXX")),
     "tower": ("Tower", 1, ("X..", "XX.", ".XX")),
@@ -40,6 +43,9 @@ _DRAWINGS: dict[str, tuple[str, int, tuple[str, ...]]] = {
     CATHEDRAL: ("Cathedral", 1, (".X.", "XXX", ".X.", ".X.")),
 }
 MIRRORED = frozenset({"abbey", "academy"})  # the two buildings light and dark hold mirrored
+# Version 1 of the rules had the Abbey's two mirror images the other way round (dark's the S);
+# nothing else about the buildings has changed between versions.
+SWAPPED = {"1": frozenset({"abbey"}), "2": frozenset()}
 
 # The players' buildings in a stable order (the rulebook's, smallest first), then the Cathedral.
 KEYS = tuple(key for key in _DRAWINGS if key != CATHEDRAL)
@@ -91,10 +97,12 @@ def _turned(offsets: Offsets) -> Offsets:
     return tuple(sorted(((-dr, dc) for dc, dr in offsets), key=lambda s: (s[1], s[0])))
 
 
-def orientations(key: str, colour: str) -> tuple[Offsets, ...]:
-    """The building's distinct orientations for ``colour``, indexed by turn (0, 1, 2, 3)."""
+def orientations(key: str, colour: str, version: str = VERSION) -> tuple[Offsets, ...]:
+    """The building's distinct orientations for ``colour`` under the rules of ``version``,
+    indexed by turn (0, 1, 2, 3)."""
     _, _, drawing = _DRAWINGS[key]
-    squares = _squares(drawing, mirrored=colour == LIGHT and key in MIRRORED)
+    mirrored = (colour == LIGHT and key in MIRRORED) != (key in SWAPPED[version])
+    squares = _squares(drawing, mirrored)
     pc, pr = _pivot(squares)
     offsets: Offsets = tuple((c - pc, r - pr) for c, r in squares)
     found: list[Offsets] = []
@@ -141,14 +149,24 @@ def _orientation(turn: int, offsets: Offsets) -> Orientation:
     return Orientation(turn, offsets, anchors, shifts, tuple(masks))
 
 
-# PLACEMENTS[colour][key]: the building's orientations, indexed by turn.
-PLACEMENTS: dict[str, dict[str, tuple[Orientation, ...]]] = {
-    colour: {
-        key: tuple(_orientation(t, o) for t, o in enumerate(orientations(key, colour)))
-        for key in ALL_KEYS
+# SHAPES[version][colour][key]: the building's orientations under the rules of ``version``,
+# indexed by turn; PLACEMENTS, those of the current version. The tables of the two versions
+# differ only in the Abbey, whose orientations they share.
+Placements = dict[str, dict[str, tuple["Orientation", ...]]]
+
+
+def _placements(version: str) -> Placements:
+    return {
+        colour: {
+            key: tuple(_orientation(t, o) for t, o in enumerate(orientations(key, colour, version)))
+            for key in ALL_KEYS
+        }
+        for colour in COLOURS
     }
-    for colour in COLOURS
-}
+
+
+SHAPES: dict[str, Placements] = {version: _placements(version) for version in VERSIONS}
+PLACEMENTS = SHAPES[VERSION]
 TURNS = {key: len(PLACEMENTS[LIGHT][key]) for key in ALL_KEYS}
 SQUARES = {key: len(PLACEMENTS[LIGHT][key][0].offsets) for key in ALL_KEYS}
 # Which buildings fit first in a nearly full city: the smallest are tried first.
@@ -197,14 +215,16 @@ def flood(seed: int, room: int) -> int:
         region = grown
 
 
-def _data() -> dict:
+def _data(version: str) -> dict:
     return {
         key: {
             "name": NAMES[key],
             "squares": SQUARES[key],
             "count": COPIES[key],
             "sides": {
-                colour: [[list(offset) for offset in o.offsets] for o in PLACEMENTS[colour][key]]
+                colour: [
+                    [list(offset) for offset in o.offsets] for o in SHAPES[version][colour][key]
+                ]
                 for colour in ((LIGHT,) if key == CATHEDRAL else COLOURS)
             },
         }
@@ -215,4 +235,6 @@ def _data() -> dict:
 # What the site draws, by building key: its name, squares and copies per side, and for each
 # colour that places it the squares of each orientation (list index = turn) as [dcol, drow]
 # offsets from the pivot (always [0, 0] among them). The Cathedral is placed by light only.
-BUILDINGS = _data()
+# BUILDINGS_OF[version] for a game of an earlier version; BUILDINGS for the current one.
+BUILDINGS_OF = {version: _data(version) for version in VERSIONS}
+BUILDINGS = BUILDINGS_OF[VERSION]

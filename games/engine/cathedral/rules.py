@@ -16,7 +16,7 @@ from .buildings import (
     INDEX,
     KEYS,
     NAMES,
-    PLACEMENTS,
+    SHAPES,
     SIZE,
     TURNS,
     cell_label,
@@ -45,7 +45,7 @@ def legal_actions(state: State) -> list[Action]:
     if state.finished:
         return []
     seat = state.current
-    placements = PLACEMENTS[state.options.colour(seat)]
+    placements = SHAPES[state.version][state.options.colour(seat)]
     if state.cathedral_due:  # anywhere on the empty squares (dark's first one in Tom Lehman's)
         return _fitting_actions(FULL & ~state.occupied, placements, CATHEDRAL)
     free = free_for(state, seat)
@@ -79,7 +79,7 @@ def can_place(state: State, seat: int) -> bool:
     free = free_for(state, seat)
     if not free:
         return False
-    placements = PLACEMENTS[state.options.colour(seat)]
+    placements = SHAPES[state.version][state.options.colour(seat)]
     for i in BY_SIZE:  # a small building fits if anything does, most of the time
         if hand[i]:
             for o in placements[KEYS[i]]:
@@ -91,7 +91,7 @@ def can_place(state: State, seat: int) -> bool:
 def placement_mask(state: State, action: Action) -> int:
     """The squares ``action`` covers for the seat placing now; 0 if it sticks out of the city."""
     colour = state.options.colour(state.current)
-    return PLACEMENTS[colour][action.building][action.turn].masks[action.index]
+    return SHAPES[state.version][colour][action.building][action.turn].masks[action.index]
 
 
 def why_illegal(state: State, action: Action) -> str | None:
@@ -170,12 +170,13 @@ def enclose(state: State, seat: int, placed: int) -> tuple[int, tuple]:
 
     The squares not covered by the mover's buildings fall into regions (edges and corners
     connect, so only edge-to-edge contact seals). A region the new building borders was
-    enclosed by this move: if it holds no foreign piece (an opponent's building or the
-    Cathedral) it becomes the mover's; if it holds exactly one, that piece is captured and the
-    region claimed, unless the move isolates two or more pieces in all (each alone in its
-    region or together in one): then nothing is captured and those regions stay open.
-    Regions the new building does not border are as the mover's earlier moves left them
-    (README, Decisions 1).
+    enclosed by this move, and each is judged on its own (RULINGS.md §6): if it holds no
+    foreign piece (an opponent's building or the Cathedral) it becomes the mover's; if it holds
+    exactly one, that piece is captured and the region claimed; with two or more it stays open.
+    So one move may capture in two regions. Version 1 counted the isolated pieces over the
+    whole move: two or more in all, each alone in its region or together in one, and nothing
+    was captured. Regions the new building does not border are as the mover's earlier moves
+    left them (README, Decisions 1).
     """
     opponent = 1 - seat
     room = FULL & ~state.own[seat]
@@ -191,14 +192,14 @@ def enclose(state: State, seat: int, placed: int) -> tuple[int, tuple]:
                 alone.append((region, inside[0]))
         else:
             empty |= region
-    # Rule 5: "If you surround two or more buildings, one of which may be the Cathedral, then
-    # neither of the buildings may be removed": a move that isolates two pieces, even each in a
-    # region of its own, captures neither, and their regions stay open (README, Decisions 2).
     captures = []
-    if len(alone) == 1:
-        region, piece = alone[0]
-        captures.append(_capture(state, piece))
-        empty |= region
+    # Version 1 read rule 5 ("if you surround two or more buildings ... neither may be
+    # removed") over the whole move: two pieces isolated, even each in a region of its own,
+    # and neither was captured (README, Decisions 2).
+    if state.version != "1" or len(alone) == 1:
+        for region, piece in alone:
+            captures.append(_capture(state, piece))
+            empty |= region
     territory = state.territory[seat]
     claimed = empty & ~territory
     state.territory[seat] = territory | empty

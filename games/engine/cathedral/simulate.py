@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .actions import ACTIONS, Action
-from .buildings import CATHEDRAL, FULL, KEYS, PLACEMENTS, fitting
+from .buildings import CATHEDRAL, FULL, KEYS, SHAPES, fitting
 from .rules import free_for, perform
 from .state import Options, State
 
@@ -27,7 +27,7 @@ from .state import Options, State
 def random_placement(state: State, rng: random.Random) -> Action:
     """A legal placement for ``state.to_decide``, each one equally likely."""
     seat = state.current
-    placements = PLACEMENTS[state.options.colour(seat)]
+    placements = SHAPES[state.version][state.options.colour(seat)]
     if state.cathedral_due:
         free, keys = FULL & ~state.occupied, (CATHEDRAL,)
     else:

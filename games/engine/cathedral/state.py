@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from ..interface import Outcome
 from .buildings import CELLS, COPIES, DARK, KEYS, LIGHT, SQUARES, cells_of
+from .versions import VERSION
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class State:
     entry per action and per automatic pass, for the log:
     ``("place", seq, player, building, squares, claimed, captures)`` with ``captures`` a tuple
     of ``(building, owner, squares)``, and ``("pass", seq, player, hand_empty)``, ``seq`` being
-    the number of actions so far.
+    the number of actions so far. ``version`` is the rules version the game is played by.
     """
 
     __slots__ = (
@@ -100,10 +101,12 @@ class State:
         "pieces",
         "placed",
         "territory",
+        "version",
     )
 
-    def __init__(self, options: Options):
+    def __init__(self, options: Options, version: str = VERSION):
         self.options = options
+        self.version = version
         self.pieces: dict[int, Piece] = {}
         self.own = [0, 0]
         self.territory = [0, 0]
@@ -155,6 +158,7 @@ class State:
     def copy(self) -> State:
         other = State.__new__(State)
         other.options = self.options
+        other.version = self.version
         other.pieces = dict(self.pieces)
         other.own = self.own[:]
         other.territory = self.territory[:]
@@ -173,6 +177,7 @@ class State:
         """The whole state as JSON-safe data."""
         outcome = self.outcome
         return {
+            "version": self.version,
             "options": self.options.to_json(),
             "pieces": [
                 [p.id, p.building, p.owner, p.col, p.row, p.turn, cells_of(p.mask)]
@@ -199,7 +204,8 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict) -> State:
-        state = cls(Options.from_json(data["options"]))
+        # A state written before versions were kept was played by version 1.
+        state = cls(Options.from_json(data["options"]), data.get("version", "1"))
         for pid, building, owner, col, row, turn, cells in data["pieces"]:
             piece = Piece(pid, building, owner, col, row, turn, _bits(cells))
             state.pieces[pid] = piece

@@ -24,6 +24,7 @@ def view(state: State, player: int | None) -> dict:
     outcome = state.outcome
     return {
         "viewer": player,
+        "rules_version": state.version,
         "seq": len(state.history),
         "to_decide": state.current,
         "finished": state.finished,
