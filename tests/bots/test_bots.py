@@ -107,3 +107,35 @@ def test_the_search_bot_of_the_site_answers_within_its_time(kind):
     action = bots.choose(kind, state, state.to_decide, "search", random.Random(2), budget)
     assert time.monotonic() - started < 1.5
     assert action in engine.legal_actions(state)
+
+
+def _with_another_top(state, rng: random.Random):
+    """``state`` with the top of its stack swapped for a tile below it: a position that differs
+    from it only in the face everyone sees on the stack."""
+    other = state.copy()
+    below = rng.randrange(len(other.stack) - 1)
+    other.stack[-1], other.stack[below] = other.stack[below], other.stack[-1]
+    return other
+
+
+def test_the_search_bot_plans_on_the_top_of_the_stack_it_sees():
+    rng = random.Random(11)
+    differ = checked = 0
+    for state in positions_with_secrets():
+        if len(state.stack) < 2 or state.decision["kind"] != "main":
+            continue
+        seat = state.to_decide
+        other = _with_another_top(state, rng)
+        assert basilica.view(other, seat)["stack_top"] != basilica.view(state, seat)["stack_top"]
+        # Every position the bot plans on has the top it sees.
+        for draw in range(3):
+            assert (
+                basilica.determinize(other, seat, random.Random(draw)).stack[-1]
+                == (other.stack[-1])
+            )
+        mine = bots.choose("basilica", state, seat, "search", random.Random(0), SMALL)
+        theirs = bots.choose("basilica", other, seat, "search", random.Random(0), SMALL)
+        differ += mine != theirs
+        checked += 1
+    assert checked > 5
+    assert differ  # what it sees on the stack can change its move

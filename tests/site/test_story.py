@@ -138,8 +138,8 @@ def test_disaster_names_the_vault_it_discarded():
     assert told(state) == "Alice took Disaster: discarded the yellow/green vault (crowned) at c2r0."
 
 
-def _altar_placed():
-    state = game(expansion=True)
+def _altar_placed(version: str = "2"):
+    state = game(expansion=True, version=version)
     altar = offer_order(state, ALTAR)
     put(state, (0, 0), "R")
     put(state, (1, 0), "B")
@@ -151,8 +151,16 @@ def test_altar_tells_both_altars():
     assert told(state) == "Alice took Altar: an altar on c0r0 and a second altar on c1r0."
 
 
-def test_altar_tells_when_there_is_no_second_one():
-    state = act(_altar_placed(), "skip_altar")
+def test_altar_tells_a_single_altar_where_only_one_vault_could_take_it():
+    state = game(expansion=True)
+    altar = offer_order(state, ALTAR)
+    put(state, (0, 0), "R")
+    state = act(state, "altar", altar, at=(0, 0))
+    assert told(state) == "Alice took Altar: an altar on c0r0."
+
+
+def test_altar_of_version_1_tells_when_the_second_one_was_skipped():
+    state = act(_altar_placed("1"), "skip_altar")
     assert told(state) == "Alice took Altar: an altar on c0r0 and no second altar."
 
 
@@ -300,7 +308,7 @@ def test_a_builder_entry_names_its_vault():
 
 
 def test_a_follow_up_entry_begins_with_its_order():
-    state = act(_altar_placed(), "skip_altar")
+    state = act(_altar_placed("1"), "skip_altar")
     assert entry_text(last_entry(state), NAMES) == "Altar: no second altar"
     state = act(_confuse_offered(paid=False), "confuse_move", at=(1, 0), to=(1, 1))
     assert entry_text(last_entry(state), NAMES) == "Confuse: Bob's builder moved from c1r0 to c1r1"
