@@ -15,7 +15,7 @@ from typing import Any
 
 from games import kinds
 from games.clock import TimeControl
-from games.engine import KINDS, GameEngine, engine_for
+from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
 from games.models import Game
 from games.services import ENDINGS, ending_words, load_state
@@ -243,8 +243,8 @@ def _engine(data: dict) -> GameEngine:
         return engine_for(kind, version)
     except LookupError:
         raise RecordError(
-            f"this game was played on version {version[:10]!r} of the {kind} rules engine, "
-            "which this site does not have"
+            f"this game was played by version {version[:10]!r} of the {kind} rules, which this "
+            f"site does not have (it plays versions {', '.join(versions(kind))})"
         ) from None
 
 

@@ -38,4 +38,10 @@ def engine_for(kind: str, version: str | None = None) -> GameEngine:
     return import_module(earlier)
 
 
-__all__ = ["EARLIER_VERSIONS", "KINDS", "GameEngine", "Outcome", "engine_for"]
+def versions(kind: str) -> list[str]:
+    """The rules versions of ``kind`` this site can play and replay, the oldest first."""
+    earlier = sorted(v for k, v in EARLIER_VERSIONS if k == kind)
+    return [*earlier, import_module(KINDS[kind]).VERSION]
+
+
+__all__ = ["EARLIER_VERSIONS", "KINDS", "GameEngine", "Outcome", "engine_for", "versions"]

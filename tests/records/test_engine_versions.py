@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import KINDS, basilica, cathedral, engine_for
+from games.engine import KINDS, basilica, cathedral, engine_for, versions
 
 
 def test_the_current_version_and_no_version_both_give_the_current_engine():
@@ -28,7 +28,8 @@ def test_an_unknown_kind_is_still_a_key_error():
 def test_version_1_starts_and_replays_games_that_carry_version_1(kind):
     earlier = engine_for(kind, "1")
     current = engine_for(kind)
-    assert earlier.VERSION == "1" and current.VERSION == "2"
+    assert earlier.VERSION == "1"
+    assert current.VERSION == "2"
     options = earlier.Options()
     state = earlier.new_game(options, 5)
     assert state.version == "1"
@@ -41,3 +42,9 @@ def test_version_1_starts_and_replays_games_that_carry_version_1(kind):
     again = earlier.replay(options, 5, [h["action"] for h in after.history])
     assert again == after
     assert earlier.view(after, None)["rules_version"] == "1"
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_site_names_the_versions_it_plays(kind):
+    assert versions(kind) == ["1", "2"]
+    assert [engine_for(kind, version).VERSION for version in versions(kind)] == ["1", "2"]

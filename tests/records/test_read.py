@@ -49,7 +49,11 @@ def test_what_is_not_a_record_of_this_site_is_refused(record):
 
 def test_a_game_or_engine_version_the_site_does_not_have_is_refused(record):
     refused(changed(record, kind="chess"), "no game called 'chess'")
-    refused(changed(record, engine_version="0"), "version '0' of the basilica rules engine")
+    refused(
+        changed(record, engine_version="0"),
+        "version '0' of the basilica rules, which this site does not have "
+        r"\(it plays versions 1, 2\)",
+    )
 
 
 def test_options_are_read_by_the_games_engine(record):
