@@ -551,12 +551,15 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
 
 
 def _start_rematch(game: Game) -> Game:
-    """Same options, seats swapped: whoever moved second now moves first."""
-    return _swapped(game, rematch_of=game)
+    """Same options, seats swapped: whoever moved second now moves first. A rematch is a new
+    game, on today's rules."""
+    return _swapped(game, rematch_of=game, engine_version=kinds.get(game.kind).engine.VERSION)
 
 
 def _swapped(game: Game, **fields) -> Game:
-    """A new game in play with ``game``'s options and its seats swapped."""
+    """A new game in play with ``game``'s options and its seats swapped, on ``game``'s rules
+    version unless ``fields`` say otherwise (the games of a series keep the rules it began
+    with, so that both players take each role under the same rules)."""
     # The options name roles by seat; swapping the seats gives each role to the other player.
     seat0, seat1 = game.seat1, game.seat0
     rematch = Game.objects.create(
@@ -566,14 +569,13 @@ def _swapped(game: Game, **fields) -> Game:
         kind=game.kind,
         edition=game.edition,
         options=game.options,
-        engine_version=game.engine_version,
         private=game.private,
         time_control=game.time_control,
         status=Game.Status.ACTIVE,
         started_at=timezone.now(),
         rated=ratings.asked(game),
         hints=game.hints,
-        **fields,
+        **{"engine_version": game.engine_version, **fields},
     )
     ratings.decide_at_start(rematch)
     rematch.to_decide = load_state(rematch).to_decide
