@@ -82,13 +82,15 @@ def test_no_page_shows_the_seed(game_under_way):
             assert seed not in text, (who, name)
 
 
-def test_no_page_depends_on_the_stack_order_the_removed_tiles_or_the_seed(
+def test_no_page_depends_on_the_stack_below_its_top_the_removed_tiles_or_the_seed(
     game_under_way, monkeypatch
 ):
     game = game_under_way
     real = services.load_state(game)
     other = real.copy()
-    other.stack = real.stack[::-1]
+    # The top of the stack lies face up for everyone (RULINGS.md §3): only what is below it
+    # is secret.
+    other.stack = real.stack[-2::-1] + real.stack[-1:]
     other.stack[0], other.removed[0] = real.removed[0], other.stack[0]
     other.seed = real.seed ^ 0x5EED
     assert other.stack != real.stack
@@ -111,6 +113,22 @@ def test_the_comparison_notices_a_change_a_viewer_may_see(game_under_way, monkey
     richer.players[0].coins += 3
     seen = rendered_in(real, monkeypatch, game.seat1, game)
     assert rendered_in(richer, monkeypatch, game.seat1, game)["status"] != seen["status"]
+
+
+def test_the_game_page_shows_the_top_of_the_stack_that_everyone_sees(game_under_way, monkeypatch):
+    game = game_under_way
+    real = services.load_state(game)
+    other = real.copy()
+    top = next(i for i in range(len(real.stack) - 1, -1, -1) if _face(real, i) != _face(real, -1))
+    other.stack[-1], other.stack[top] = real.stack[top], real.stack[-1]
+    seen = rendered_in(real, monkeypatch, game.seat1, game)
+    assert rendered_in(other, monkeypatch, game.seat1, game)["status"] != seen["status"]
+
+
+def _face(state: engine.State, index: int) -> dict:
+    face = state.tiles[state.stack[index]].to_json()
+    del face["id"]
+    return face
 
 
 # -- the Jester's colour ----------------------------------------------------------------------
