@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling clean
+.PHONY: install run worker sweep test check-games test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -46,6 +46,7 @@ fmt: install
 test: install lint
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser"
+	$(MAKE) --no-print-directory check-games
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-browser
 
@@ -80,6 +81,18 @@ bench: install
 	$(PY) manage.py bench_site
 	$(PY) manage.py bench_clocks
 	$(PY) manage.py bench_ratings
+
+# Every stored game replays on its own rules version: check_games on a throwaway database seeded
+# with games of every kind, option set and version (LOAD_DIR and LOAD_ENV are below).
+CHECK_DB ?= $(LOAD_DIR)/basilica-check-$(shell id -u).sqlite3
+CHECK_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(CHECK_DB) HUEY_SQLITE=$(CHECK_DB).huey
+check-games: export DJANGO_DEBUG ?= 1
+check-games: install
+	rm -f $(CHECK_DB) $(CHECK_DB).huey*
+	$(CHECK_ENV) $(PY) manage.py migrate --noinput -v0
+	$(CHECK_ENV) $(PY) manage.py seed_games
+	$(CHECK_ENV) $(PY) manage.py check_games
+	rm -f $(CHECK_DB) $(CHECK_DB).huey*
 
 # The load figures of issue 10, in one process on a throwaway SQLite file and the in-memory layer.
 # The file (and the task queue's) go on tmpfs where there is one: on a disk shared with other
