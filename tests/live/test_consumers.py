@@ -151,7 +151,7 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     await bobs.disconnect()
 
 
-async def test_no_push_carries_the_stack_order_or_the_seed():
+async def test_no_push_carries_the_stack_below_its_top_or_the_seed():
     game = await database_sync_to_async(started_game)()
     ann, bob = game.seat0, game.seat1
     carl = await database_sync_to_async(make_user)("carl")
@@ -164,13 +164,14 @@ async def test_no_push_carries_the_stack_order_or_the_seed():
     await database_sync_to_async(services.submit_action)(game, ann, move, 0)
     fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     state = await database_sync_to_async(services.load_state)(fresh)
-    hidden_ids = set(state.stack)
+    hidden_ids = set(state.stack[:-1])  # the top lies order side up for everyone to see
     for viewer in viewers:
         html = await receive_until(viewer, is_html)
         assert str(fresh.seed) not in html
         shown_ids = {int(i) for i in re.findall(r'data-tile="(\d+)"', html)}
         assert shown_ids, "the market's tiles are on the page"
         assert not shown_ids & hidden_ids
+        assert state.stack[-1] in shown_ids
         await viewer.disconnect()
 
 

@@ -38,10 +38,10 @@ def game_under_way():
 
 
 def scrambled(state):
-    """The same game but for what nobody may know yet: the stack's order, the tiles removed
-    unseen, the seed."""
+    """The same game but for what nobody may know yet: the stack's order below its top (which
+    lies order side up), the tiles removed unseen, the seed."""
     other = state.copy()
-    other.stack = state.stack[::-1]
+    other.stack = state.stack[-2::-1] + state.stack[-1:]
     if state.removed and state.stack:
         other.stack[0], other.removed[0] = state.removed[0], other.stack[0]
     other.seed = state.seed ^ 0x5EED

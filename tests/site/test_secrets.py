@@ -122,7 +122,8 @@ def test_the_game_page_shows_the_top_of_the_stack_that_everyone_sees(game_under_
     top = next(i for i in range(len(real.stack) - 1, -1, -1) if _face(real, i) != _face(real, -1))
     other.stack[-1], other.stack[top] = real.stack[top], real.stack[-1]
     seen = rendered_in(real, monkeypatch, game.seat1, game)
-    assert rendered_in(other, monkeypatch, game.seat1, game)["status"] != seen["status"]
+    assert rendered_in(other, monkeypatch, game.seat1, game)["market"] != seen["market"]
+    assert "Top of the stack" in seen["market"]
 
 
 def _face(state: engine.State, index: int) -> dict:

@@ -59,7 +59,8 @@ _ORDER_DOES = {
     CONFUSE: (
         "Send one of your builders in the cathedral back to your supply, then move one of your "
         "opponent's builders to an adjacent vault that has no builder. You may choose this order "
-        "only if both steps are possible.{altar}"
+        "only if an opponent's builder can move as things stand when you choose it, before your "
+        "own builder leaves; once chosen, it may move onto the vault yours left.{altar}"
     ),
     GLASS: (
         "Put a stained glass window on a vault where you have a builder and which has no window "
@@ -77,8 +78,9 @@ _ORDER_DOES = {
         "be split in two."
     ),
     ALTAR: (
-        "Put an altar on a vault that has none, then, if you wish, a second altar on another "
-        "vault (never on a scaffold). A vault with an altar cannot be discarded by Disaster, a "
+        "Put an altar on a vault that has none, then a second altar on another vault without "
+        "one (never on a scaffold): the second is not optional; only when no other vault can "
+        "take it, or a single altar token is left, is one placed. A vault with an altar cannot be discarded by Disaster, a "
         "builder on it cannot be moved by Confuse, and its stained glass counts 4 instead of 2. "
         "Altars leave the game with their tile."
     ),

@@ -3,6 +3,8 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games import services
 from games.engine import basilica as engine
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
@@ -17,7 +19,7 @@ PROMPTS = {
     "cell to pay and do it, or decline.",
     "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
     "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
-    "second_altar": "Altar: place a second altar on a highlighted vault, or stop at one.",
+    "second_altar": _("Altar: place your second altar on a highlighted vault."),
     "jester": "Scoring: choose the extra colour of your Jester at c{col}r{row}. "
     "Your opponent will not see it until the scoring.",
 }
@@ -57,6 +59,7 @@ def page_context(game: Game, state: engine.State, base: dict, pick: str | None) 
         "choices": choices,
         "rows": cathedral_rows(seen, choices, changed),
         "market": market_columns(seen, choices, changed),
+        "stack_top": stack_top(seen),
         "players": player_panels(seen, names, seat, base["clocks"], changed),
         "last_move": changed,
         "your_turn": bool(choices.any),
@@ -226,6 +229,15 @@ def market_columns(seen: dict, choices: Choices, changed: dict | None = None) ->
     return columns
 
 
+def stack_top(seen: dict) -> dict | None:
+    """The tile on top of the stack, order side up for both players (RULINGS.md §3): what the
+    next order drawn into the market will be. Only the view's face of it, nothing below."""
+    tile = seen["stack_top"]
+    if tile is None:
+        return None
+    return {"tile": tile, "name": ORDER_NAMES[tile["order"]], "tip": tile_tip(tile, seen, "order")}
+
+
 def tile_tip(tile: dict, seen: dict, side: str) -> str:
     """The tooltip of a market tile: what taking it does (the words of games.help)."""
     edition = seen["edition"]
@@ -265,8 +277,13 @@ FOLLOW_UP_NOTES = {
     "jester": "to choose a Jester colour for the scoring",
     "confuse_move": "to finish the Confuse order",
     "second_scaffold": "to place the second scaffold",
-    "second_altar": "to place a second altar, or not",
+    "second_altar": _("to place the second altar"),
 }
+# Version 1 of the rules let the player stop after the first altar.
+VERSION_1_PROMPTS = {
+    "second_altar": _("Altar: place a second altar on a highlighted vault, or stop at one."),
+}
+VERSION_1_NOTES = {"second_altar": _("to place a second altar, or not")}
 
 
 def turn_note(seen: dict, player: int) -> str:
@@ -279,6 +296,8 @@ def turn_note(seen: dict, player: int) -> str:
     if seen["to_decide"] == player:
         if decision["kind"] == "main":
             return f"to play: {actions}"
+        if decision["kind"] in VERSION_1_NOTES and seen["rules_version"] == "1":
+            return VERSION_1_NOTES[decision["kind"]]
         return FOLLOW_UP_NOTES[decision["kind"]]
     if seen["active_player"] == player:
         if decision["kind"] == "jester":
@@ -316,6 +335,8 @@ def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
     if kind == "jester":
         col, row = decision["at"]
         return PROMPTS["jester"].format(col=col, row=row)
+    if kind in VERSION_1_PROMPTS and seen["rules_version"] == "1":
+        return VERSION_1_PROMPTS[kind]
     return PROMPTS[kind]
 
 

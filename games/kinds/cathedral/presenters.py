@@ -13,7 +13,7 @@ import json
 
 from games import services
 from games.engine import cathedral as engine
-from games.engine.cathedral.buildings import COLUMNS, SIZE, cells_of
+from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
 from games.models import Game
 
 
@@ -25,9 +25,12 @@ def role_of(seat: int, seen: dict) -> str:
     return "light" if seat == seen["light"] else "dark"
 
 
-def footprint(building: str, side: str, turn: int) -> list[list[int]]:
-    """The squares of ``building`` turned ``turn`` times, as offsets from its centre square."""
-    return engine.BUILDINGS[building]["sides"][side][turn]
+def footprint(
+    building: str, side: str, turn: int, version: str = engine.VERSION
+) -> list[list[int]]:
+    """The squares of ``building`` at ``turn`` for ``side``, as [dcol, drow] from its pivot, in
+    the shapes of rules ``version`` (a game's view names its own: ``rules_version``)."""
+    return BUILDINGS_OF[version][building]["sides"][side][turn]
 
 
 def named(text: str, player: int | None, seen: dict, names: list[str]) -> str:
@@ -137,7 +140,7 @@ def _ghost_data(seen: dict, legal: dict, picked: dict, seat: int | None) -> str:
     turns = {}
     for turn, cells in sorted(legal[building].items()):
         turns[str(turn)] = {
-            "squares": footprint(building, side, turn),
+            "squares": footprint(building, side, turn, seen["rules_version"]),
             "cells": [label(*cell) for cell in sorted(cells)],
         }
     return json.dumps({"building": building, "turns": turns})
@@ -180,7 +183,10 @@ def _ghost_cells(seen: dict, picked: dict) -> list[tuple[int, int]]:
     building = picked["building"]
     side = "light" if building == "cathedral" else role_of(seen["to_decide"], seen)
     col, row = picked["cell"]
-    return [(col + dx, row + dy) for dx, dy in footprint(building, side, picked["turn"])]
+    return [
+        (col + dx, row + dy)
+        for dx, dy in footprint(building, side, picked["turn"], seen["rules_version"])
+    ]
 
 
 def _cell(seen, col, row, anchors, ghost, changed, picked) -> dict:
@@ -245,8 +251,8 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
             buildings.append(
                 {
                     **entry,
-                    "squares_at": footprint(key, role, 0),
-                    "grid": _mini_grid(footprint(key, role, 0)),
+                    "squares_at": footprint(key, role, 0, seen["rules_version"]),
+                    "grid": _mini_grid(footprint(key, role, 0, seen["rules_version"])),
                     "choosable": player == seat and key in legal,
                     "picked": player == seat and picked.get("building") == key,
                 }
