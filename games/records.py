@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import kinds
 from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
@@ -160,7 +162,8 @@ def _header(game: Game, names: list[str]) -> list[str]:
         f"Started: {_minute(game.started_at)} UTC",
         f"Finished: {_minute(game.finished_at)} UTC" if game.finished_at else "Finished: not yet",
         f"Result: {_result_words(game, names)}",
-        f"Engine: {game.kind}, version {game.engine_version}",
+        _("Rules version: %(version)s (the %(kind)s engine's)")
+        % {"version": game.engine_version, "kind": game.kind},
     ]
 
 

@@ -1,7 +1,7 @@
 """The words of ``games.help`` for templates: tooltips and the legend.
 
 {% load basilica_help %}
-<button title="{% order_help tile.order view.edition view.expansion tile.paid %}">…
+<button title="{% order_help tile.order view.edition view.expansion tile.paid view.rules_version %}">…
 {% symbol_legend view.edition view.expansion %}
 """
 
@@ -15,8 +15,11 @@ register = template.Library()
 
 
 @register.simple_tag
-def order_help(order: str, edition: str = "2022", expansion: bool = False, paid=None) -> str:
-    return words.order_help(order, edition, bool(expansion), paid)
+def order_help(
+    order: str, edition: str = "2022", expansion: bool = False, paid=None, version: str = ""
+) -> str:
+    """``version``: the game's rules version (``view.rules_version``); the current one if ""."""
+    return words.order_help(order, edition, bool(expansion), paid, version or words.VERSION)
 
 
 @register.simple_tag

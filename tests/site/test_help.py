@@ -81,6 +81,20 @@ def test_the_altar_is_the_expansions_and_changes_confuse_disaster_and_glass():
         assert "altar" in words.order_help(order, "2022", expansion=True)
 
 
+@pytest.mark.parametrize("order", ORDERS)
+def test_each_order_is_told_by_the_rules_version_of_the_game(order):
+    today, earlier = (words.order_help(order, "2022", True, version=v) for v in ("2", "1"))
+    assert today == words.order_help(order, "2022", True)  # the current rules unless said
+    if order == ALTAR:
+        assert "the second is not optional" in today
+        assert "if you wish, a second altar" in earlier
+    elif order == "confuse":
+        assert "before your own builder leaves" in today
+        assert "once your own builder has left" in earlier
+    else:
+        assert today == earlier
+
+
 def test_an_unknown_order_or_edition_is_refused():
     with pytest.raises(ValueError):
         words.order_help("pray", "2022")

@@ -9,6 +9,8 @@ the expansion goes with either edition (RULINGS, engine decision 13).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.engine.basilica.components import (
     ALTAR,
     ARCHITECT,
@@ -30,6 +32,7 @@ from games.engine.basilica.components import (
     SCAFFOLD,
     STRONGMAN,
 )
+from games.engine.basilica.state import VERSION
 
 EXPANSION_NAME = "Festum Fatuorum"
 # What the pages draw for each thing, so that the legend and the board agree.
@@ -56,7 +59,7 @@ _ORDER_DOES = {
         "that has no builder."
     ),
     RECRUIT: "Put a builder from your supply on any vault in the cathedral that has no builder.",
-    CONFUSE: (
+    CONFUSE: _(
         "Send one of your builders in the cathedral back to your supply, then move one of your "
         "opponent's builders to an adjacent vault that has no builder. You may choose this order "
         "only if an opponent's builder can move as things stand when you choose it, before your "
@@ -77,10 +80,25 @@ _ORDER_DOES = {
         "Discard a vault that has no builder{altar}, with its stained glass. The cathedral may "
         "be split in two."
     ),
-    ALTAR: (
+    ALTAR: _(
         "Put an altar on a vault that has none, then a second altar on another vault without "
         "one (never on a scaffold): the second is not optional; only when no other vault can "
-        "take it, or a single altar token is left, is one placed. A vault with an altar cannot be discarded by Disaster, a "
+        "take it, or a single altar token is left, is one placed. A vault with an altar cannot "
+        "be discarded by Disaster, a builder on it cannot be moved by Confuse, and its stained "
+        "glass counts 4 instead of 2. Altars leave the game with their tile."
+    ),
+}
+# The orders whose words differ in version 1 of the rules (RULINGS.md §5): the games stored
+# with version 1 are played to their end by it, and their pages say its rules.
+_ORDER_DOES_V1 = {
+    CONFUSE: _(
+        "Send one of your builders in the cathedral back to your supply, then move one of your "
+        "opponent's builders to an adjacent vault that has no builder. You may choose this order "
+        "only if both steps are possible once your own builder has left.{altar}"
+    ),
+    ALTAR: _(
+        "Put an altar on a vault that has none, then, if you wish, a second altar on another "
+        "vault (never on a scaffold). A vault with an altar cannot be discarded by Disaster, a "
         "builder on it cannot be moved by Confuse, and its stained glass counts 4 instead of 2. "
         "Altars leave the game with their tile."
     ),
@@ -146,18 +164,20 @@ def _rank_list(edition: str) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def order_does(order: str, edition: str, expansion: bool = False) -> str:
-    """What the order does, without its cost or paid order."""
+def order_does(order: str, edition: str, expansion: bool = False, version: str = VERSION) -> str:
+    """What the order does, without its cost or paid order, by the rules ``version`` a game is
+    played by (the current one unless said)."""
     _check_edition(edition)
     if order not in _ORDER_DOES:
         raise ValueError(f"unknown order {order!r}")
+    text = _ORDER_DOES_V1.get(order, _ORDER_DOES[order]) if version == "1" else _ORDER_DOES[order]
     if order == ALTAR:
-        return _ORDER_DOES[ALTAR]
+        return str(text)
     altar_words = {
         CONFUSE: " A builder standing on an altar cannot be moved by Confuse." if expansion else "",
         DISASTER: " and no altar" if expansion else "",
     }
-    return _ORDER_DOES[order].format(
+    return text.format(
         ranks=_rank_list(edition),
         points="2 points (4 on a vault with an altar)" if expansion else "2 points",
         altar=altar_words.get(order, ""),
@@ -183,30 +203,37 @@ def paid_help(order: str, paid: bool | None = None) -> str:
 
 
 def order_help(
-    order: str, edition: str = "2022", expansion: bool = False, paid: bool | None = None
+    order: str,
+    edition: str = "2022",
+    expansion: bool = False,
+    paid: bool | None = None,
+    version: str = VERSION,
 ) -> str:
     """The whole help of an order: what it does, what it costs, its paid order if any.
 
     ``paid`` is the tile's coin box when the help is about one tile; None speaks of the order in
-    general (Promote, Recruit and Confuse tiles may have one).
+    general (Promote, Recruit and Confuse tiles may have one). ``version``: the game's rules.
     """
-    parts = [order_does(order, edition, expansion), ACTION_COST, paid_help(order, paid)]
+    parts = [order_does(order, edition, expansion, version), ACTION_COST, paid_help(order, paid)]
     if order == ALTAR:
         parts.append(f"Only with the {EXPANSION_NAME} expansion.")
     return " ".join(p for p in parts if p)
 
 
-def order_entry(order: str, edition: str = "2022", expansion: bool = False) -> dict:
+def order_entry(
+    order: str, edition: str = "2022", expansion: bool = False, version: str = VERSION
+) -> dict:
     """One order as data for a page: ``{order, name, does, cost, paid, expansion, text}``;
     ``paid`` is what the opponent may do for a coin ("" for an order with no paid order)."""
+    expansion = expansion or order == ALTAR
     return {
         "order": order,
         "name": ORDER_NAMES[order],
-        "does": order_does(order, edition, expansion or order == ALTAR),
+        "does": order_does(order, edition, expansion, version),
         "cost": ACTION_COST,
         "paid": paid_does(order),
         "expansion": order == ALTAR,
-        "text": order_help(order, edition, expansion or order == ALTAR),
+        "text": order_help(order, edition, expansion, version=version),
     }
 
 

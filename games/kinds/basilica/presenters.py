@@ -239,12 +239,15 @@ def stack_top(seen: dict) -> dict | None:
 
 
 def tile_tip(tile: dict, seen: dict, side: str) -> str:
-    """The tooltip of a market tile: what taking it does (the words of games.help)."""
+    """The tooltip of a market tile: what taking it does, in the words of the game's own rules
+    version (games.kinds.basilica.help)."""
     edition = seen["edition"]
     vault = help.vault_help(tile["colors"], tile["crown"], edition)
     if side == "vault":
         return vault
-    does = help.order_help(tile["order"], edition, seen["expansion"], tile["paid"])
+    does = help.order_help(
+        tile["order"], edition, seen["expansion"], tile["paid"], seen["rules_version"]
+    )
     return f"{does} Its other side: {vault}"
 
 
