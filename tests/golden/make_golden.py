@@ -1,12 +1,21 @@
-"""Write the golden game records: whole games, played at random through the rules engines alone
-(no database), as ``games.records.export`` writes a finished game's record.
+"""Write the golden game records: whole games, played through the rules engines alone (no
+database), as ``games.records.export`` writes a finished game's record.
 
-    .venv/bin/python tests/golden/make_golden.py [--force]
+    .venv/bin/python tests/golden/make_golden.py [--force | --check]
 
-They were written once and are committed; ``tests/records/test_golden.py`` replays each and
-checks the stored result. Writing them again (``--force``) is right only when a change of the
-rules was intended, and then on a new engine version (see the README): a test that fails here
-means that stored games would replay differently.
+``GAMES`` are games of rules version 1, played at random: both editions of Basilica, with and
+without the expansion, one without six tiles, Cathedral and Lehman's Cathedral. They were
+written once and are never written again, not even with ``--force``: the games stored on
+version 1 must keep replaying as they were played. ``GAMES_V2`` (``*-v2.json``) are games of
+version 2, each the first of a fixed sequence of seeds that shows what version 2 changed (see
+``covers``): an Altar order placing two altars, one placing a single altar because only one vault
+could take one, one because only one token was left; a Cathedral move capturing in two regions;
+both sides' Abbey and Academy placed. ``--force`` writes these again, which is right only when a
+change of the rules was intended (see the README). ``--check`` writes nothing: it plays every
+record again and says whether it comes out as stored.
+
+``tests/records/test_golden.py`` replays each record and checks the stored result: a test that
+fails there means that stored games would replay differently.
 """
 
 from __future__ import annotations
@@ -29,33 +38,41 @@ import django  # noqa: E402
 django.setup()
 
 from games.engine import basilica, cathedral  # noqa: E402
+from games.engine.basilica import v1 as basilica_v1  # noqa: E402
+from games.engine.cathedral import v1 as cathedral_v1  # noqa: E402
 from games.records import FORMAT_VERSION, RECORD_FORMAT  # noqa: E402
 
 PLAYERS = ["ann", "bob"]
 STARTED = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
 
-# name -> (engine, options, ending wanted or None)
+# Records of rules version 1, played by its engines: name -> (engine, options, ending wanted or
+# None).
 GAMES = {
-    "basilica-2010": (basilica, basilica.Options(edition="2010"), None),
-    "basilica-2010-expansion": (basilica, basilica.Options(edition="2010", expansion=True), None),
-    "basilica-2022": (basilica, basilica.Options(edition="2022", first_player=1), None),
+    "basilica-2010": (basilica_v1, basilica.Options(edition="2010"), None),
+    "basilica-2010-expansion": (
+        basilica_v1,
+        basilica.Options(edition="2010", expansion=True),
+        None,
+    ),
+    "basilica-2022": (basilica_v1, basilica.Options(edition="2022", first_player=1), None),
     "basilica-2022-expansion": (
-        basilica,
+        basilica_v1,
         basilica.Options(edition="2022", expansion=True),
         "third scoring",
     ),
     "basilica-2022-expansion-remove-six": (
-        basilica,
+        basilica_v1,
         basilica.Options(edition="2022", expansion=True, remove_six=True, first_player=1),
         None,
     ),
-    "cathedral": (cathedral, cathedral.Options(light=0), None),
-    "cathedral-lehman": (cathedral, cathedral.Options(light=1, lehman=True), None),
+    "cathedral": (cathedral_v1, cathedral.Options(light=0), None),
+    "cathedral-lehman": (cathedral_v1, cathedral.Options(light=1, lehman=True), None),
 }
 
 
-# Records of rules version 2, each chosen for what it shows (``covers``, as
-# ``tests/records/test_golden.py`` reads them): name -> (engine, options, what it must show).
+# Records of rules version 2, each chosen for what it shows (``covers``; the tests in
+# ``tests/records/test_golden.py`` check it again on their own): name -> (engine, options, what
+# it must show).
 GAMES_V2 = {
     "basilica-2022-expansion-v2": (
         basilica,
@@ -76,9 +93,10 @@ GAMES_V2 = {
 
 
 def covers(engine, options, state) -> set[str]:
-    """What a finished game shows of the rules version 2 changed: an Altar order placing two
-    altars, or one because one vault or one token was left; a Cathedral move capturing in two
-    regions; both sides' Abbey and Academy placed."""
+    """What a finished game of version 2 shows of the rules version 2 changed, as the players
+    saw it: an Altar order placing two altars, or a single one because only one vault could
+    take an altar or only one token was left; a Cathedral move capturing in two regions; both
+    sides' Abbey and Academy placed."""
     shown = set()
     if engine is cathedral:
         if any(len(entry["captures"]) > 1 for entry in engine.view(state, None)["log"]):
@@ -95,8 +113,13 @@ def covers(engine, options, state) -> set[str]:
         if following == "second_altar":
             shown.add("two altars")
             continue
-        before = engine.replay(options, state.seed, [h["action"] for h in history[:index]])
-        shown.add("one altar, one token" if before.altars_left == 1 else "one altar, one vault")
+        actions = [h["action"] for h in history[:index]]
+        seen = engine.view(engine.replay(options, state.seed, actions, version=state.version), None)
+        free = [c for c in seen["cathedral"] if not (c["scaffold"] or c["altar"])]
+        if seen["altars_left"] == 1 and len(free) > 1:
+            shown.add("one altar, one token")
+        elif seen["altars_left"] > 1 and len(free) == 1:
+            shown.add("one altar, one vault")
     return shown
 
 
@@ -113,10 +136,7 @@ def game_of_v2(name: str):
     pick = steered if engine is basilica else choose
     for _ in range(20000):
         seed = seeds.getrandbits(62)
-        state = engine.new_game(options, seed)
-        rng = random.Random(seed)
-        while not state.finished:
-            state = engine.apply_action(state, pick(rng, engine.legal_actions(state)))
+        state = play(engine, options, seed, pick)
         if wanted <= covers(engine, options, state):
             return engine, options, seed, state
     raise LookupError(f"no game of {name} shows {sorted(wanted)}")
@@ -130,11 +150,12 @@ def choose(rng: random.Random, actions: list) -> object:
     return rng.choice(by_kind[rng.choice(sorted(by_kind))])
 
 
-def play(engine, options, seed: int):
+def play(engine, options, seed: int, pick=choose):
+    """A whole game, each action picked by ``pick`` with a generator seeded by ``seed``."""
     state = engine.new_game(options, seed)
     rng = random.Random(seed)
     while not state.finished:
-        state = engine.apply_action(state, choose(rng, engine.legal_actions(state)))
+        state = engine.apply_action(state, pick(rng, engine.legal_actions(state)))
     return state
 
 
@@ -193,23 +214,24 @@ def dumps(data: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--force", action="store_true", help="overwrite the records there are")
-    force = parser.parse_args().force
-    for name in GAMES:
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--force", action="store_true", help="write the version-2 records again")
+    what.add_argument("--check", action="store_true", help="write nothing, compare with the files")
+    arguments = parser.parse_args()
+    made = [(name, game_of, 1) for name in GAMES] + [(name, game_of_v2, 2) for name in GAMES_V2]
+    for name, make, version in made:
         path = HERE / f"{name}.json"
-        if path.exists() and not force:
-            print(f"{path.name}: kept (--force writes it again)")
+        # Version 1's records are never written again: games stored on it must replay as played.
+        if path.exists() and not arguments.check and (version == 1 or not arguments.force):
+            print(f"{path.name}: kept" + ("" if version == 1 else " (--force writes it again)"))
             continue
-        engine, options, seed, state = game_of(name)
-        path.write_text(dumps(record(engine, options, seed, state)))
-        print(f"{path.name}: {len(state.history)} actions, {state.outcome}")
-    for name in GAMES_V2:  # the version-1 records above are never written again
-        path = HERE / f"{name}.json"
-        if path.exists() and not force:
-            print(f"{path.name}: kept (--force writes it again)")
+        engine, options, seed, state = make(name)
+        text = dumps(record(engine, options, seed, state))
+        if arguments.check:
+            same = path.exists() and path.read_text() == text
+            print(f"{path.name}: {'as stored' if same else 'NOT as stored'}")
             continue
-        engine, options, seed, state = game_of_v2(name)
-        path.write_text(dumps(record(engine, options, seed, state)))
+        path.write_text(text)
         print(f"{path.name}: {len(state.history)} actions, seed {seed}, {state.outcome}")
 
 
