@@ -8,6 +8,7 @@ import html
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from conftest import client_for
@@ -129,6 +130,20 @@ def test_a_pushed_market_and_the_replay_show_the_top_of_the_stack_too():
     market = client.get(f"{game.get_absolute_url()}?partial=market", **HTMX).text
     assert f'data-tile="{state.stack[-1]}"' in stack_top_of(market)
     replay = client.get(reverse("games:replay", args=[game.pk]), {"step": 0}).text
+    assert f'data-tile="{state.stack[-1]}"' in stack_top_of(replay)
+
+
+def test_an_imported_record_of_version_1_is_replayed_by_it_with_the_top_of_the_stack():
+    record = Path(__file__).parents[1] / "golden" / "basilica-2022-expansion.json"
+    assert json.loads(record.read_text())["engine_version"] == "1"
+    client = client_for(make_user())
+    response = client.post(reverse("games:import"), {"text": record.read_text()})
+    assert response.status_code == 302
+    studied = Game.objects.get(imported=True)
+    assert studied.engine_version == "1"
+    replay = client.get(response["Location"], {"step": 1}).text
+    assert version_named(replay) == "rules version 1"
+    state = services.state_at(studied, 1)
     assert f'data-tile="{state.stack[-1]}"' in stack_top_of(replay)
 
 
