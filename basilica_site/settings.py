@@ -82,7 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.turns",
+                "games.web.context_processors.turns",
             ],
         },
     },
@@ -254,7 +254,7 @@ LOGGING = {
 INSTALLED_APPS += ["axes", "csp"]
 MIDDLEWARE += [
     "csp.middleware.CSPMiddleware",
-    "games.middleware.htmx_caching",
+    "games.web.middleware.htmx_caching",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 AUTHENTICATION_BACKENDS = [

@@ -5,9 +5,10 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from games import accounts, converters, history, views  # noqa: F401 - converters: <username:>
-from games.ratelimit import limited
+from games.archive import history
 from games.ratings import views as ratings
+from games.web import accounts, converters, views  # noqa: F401 - converters: <username:>
+from games.web.ratelimit import limited
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -39,4 +40,4 @@ urlpatterns = [
     path("favicon.ico", favicon),
 ]
 
-handler404 = "games.errors.not_found"
+handler404 = "games.web.errors.not_found"

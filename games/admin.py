@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import converters, kinds, referee, services  # noqa: F401 - converters: <game:>
+from games import kinds
 from games.models import (
     Action,
     Game,
@@ -30,6 +30,8 @@ from games.models import (
     Series,
     Vacation,
 )
+from games.play import referee, services
+from games.web import converters  # noqa: F401 - converters: <game:>
 
 
 class PlayerFilter(admin.SimpleListFilter):

@@ -1,7 +1,7 @@
 """Players' games and their append-only action logs.
 
 A game's state is never stored: it is rebuilt by replaying its ``Action`` rows through the
-engine (see ``games.services.load_state``).
+engine (see ``games.play.services.load_state``).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ class Game(models.Model):
         max_length=8, default=NO_CLOCK, help_text='"3d" (days per decision), "10+5" or "none"'
     )
     # When the running clock reaches zero, as of the last move or vacation change: an index
-    # for the sweep, not the truth (that is read off the action times by ``games.timing``).
+    # for the sweep, not the truth (that is read off the action times by ``games.play.timing``).
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     ended_by = models.SmallIntegerField(
         null=True, blank=True, help_text="seat that resigned, ran out of time or aborted"

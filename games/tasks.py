@@ -11,8 +11,9 @@ from django.utils import timezone
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task, db_task
 
-from games import computer, notify, services
+from games.correspondence import notify
 from games.models import Game
+from games.play import computer, services
 
 log = logging.getLogger(__name__)
 

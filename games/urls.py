@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import converters, record_views, replays, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.archive import record_views, replays
+from games.web import converters, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [

@@ -6,7 +6,7 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "games" / "engine"
 BOTS = ENGINE.parent / "bots"
-FORBIDDEN = ("django", "channels", "daphne", "basilica_site", "games.models", "games.views")
+FORBIDDEN = ("django", "channels", "daphne", "basilica_site", "games.models", "games.web.views")
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -1,5 +1,5 @@
 """Write the golden game records: whole games, played through the rules engines alone (no
-database), as ``games.records.export`` writes a finished game's record.
+database), as ``games.archive.records.export`` writes a finished game's record.
 
     .venv/bin/python tests/golden/make_golden.py [--force | --check]
 
@@ -37,10 +37,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from games.archive.records import FORMAT_VERSION, RECORD_FORMAT  # noqa: E402
 from games.engine import basilica, cathedral  # noqa: E402
 from games.engine.basilica import v1 as basilica_v1  # noqa: E402
 from games.engine.cathedral import v1 as cathedral_v1  # noqa: E402
-from games.records import FORMAT_VERSION, RECORD_FORMAT  # noqa: E402
 
 PLAYERS = ["ann", "bob"]
 STARTED = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)

@@ -10,8 +10,9 @@ from channels.testing import WebsocketCommunicator
 from test_consumers import first_move, is_html, make_user, receive_until, started_game
 
 from basilica_site.asgi import application
-from games import pushes, services
+from games.live import pushes
 from games.models import Game
+from games.play import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -7,8 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 from test_consumers import is_html, make_user, receive_until, session_cookie, socket
 
-from games import services
 from games.models import Game
+from games.play import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

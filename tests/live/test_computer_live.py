@@ -11,8 +11,9 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from test_consumers import is_html, make_user, receive_until, session_cookie, socket
 
-from games import computer, services, tasks
+from games import tasks
 from games.models import Game
+from games.play import computer, services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

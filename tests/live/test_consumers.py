@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from basilica_site.asgi import application
-from games import services
 from games.engine import basilica as engine
 from games.models import Game
+from games.play import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

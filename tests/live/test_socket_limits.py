@@ -12,8 +12,9 @@ from django.conf import settings
 from test_consumers import first_move, is_html, make_user, session_cookie, socket, started_game
 
 from basilica_site.asgi import application
-from games import pushes, services
 from games.engine import basilica as engine
+from games.live import pushes
+from games.play import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -29,7 +29,7 @@ SETUP = """
 import json
 from django.test import Client
 from django.contrib.auth.models import User
-from games import services
+from games.play import services
 from games.engine import basilica as engine
 ann = User.objects.create_user("ann", "ann@example.com", "a long enough password 1")
 bob = User.objects.create_user("bob", "bob@example.com", "a long enough password 2")

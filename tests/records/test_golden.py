@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from games import records
+from games.archive import records
 from games.engine import engine_for
 from games.engine.cathedral.buildings import parse_label
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games import records
+from games.archive import records
 from games.engine import basilica
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.test import Client
 from factories import PASSWORD, START
 
-from games import services
+from games.play import services
 
 
 @pytest.fixture(autouse=True)

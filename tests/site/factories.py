@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 
-from games import services, vacation
 from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
+from games.play import services, vacation
 
 PASSWORD = "a cathedral of many colours"
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # where the tests of clocks freeze the site's clock

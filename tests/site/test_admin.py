@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from factories import make_staff, make_user, open_game, play_randomly, started_game
 
-from games import services
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from conftest import client_for
 from django.urls import reverse
 from factories import lobby_form, make_user, started_game
 
-from games import services
 from games.engine import cathedral as engine
 from games.models import Action, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

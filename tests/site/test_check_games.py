@@ -17,9 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 from factories import make_user, open_game
 
-from games import records, services
+from games.archive import records
 from games.management.commands import check_games
 from games.models import Action, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from factories import lobby_form, make_user, started_game
 
-from games import bots, computer, services, tasks
+from games import bots, tasks
 from games.models import Action, Computer, Game
+from games.play import computer, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

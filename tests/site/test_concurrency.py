@@ -20,8 +20,8 @@ from django.db import connection, connections
 from django.urls import reverse
 from factories import first_legal, started_game
 
-from games import services
 from games.models import Action, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,9 +13,9 @@ from django.template import engines
 from django.test import Client
 from factories import make_user, random_choice, started_game
 
-from games import services
 from games.engine import basilica as engine
 from games.models import PlayerSettings
+from games.play import services
 from games.templatetags import fragments
 
 pytestmark = pytest.mark.django_db

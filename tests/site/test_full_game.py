@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from factories import lobby_form
 
-from games import services
 from games.engine import basilica as engine
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from conftest import client_for
 from django.urls import reverse
 from factories import lobby_form, make_user, open_game
 
-from games import services
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

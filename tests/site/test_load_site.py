@@ -8,7 +8,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games import services
+from games.play import services
 
 
 @pytest.mark.django_db(transaction=True)

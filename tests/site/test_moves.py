@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils.html import escape
 from factories import first_legal, make_user, play_randomly, started_game
 
-from games import services
 from games.engine import basilica as engine
 from games.kinds.basilica import story
 from games.models import Action
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

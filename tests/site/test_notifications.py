@@ -17,7 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from factories import finished_game, first_legal, make_staff, make_user, play, started_game
 
-from games import notify, tasks
+from games import tasks
+from games.correspondence import notify
 from games.models import Notification, PlayerSettings
 
 pytestmark = pytest.mark.django_db

@@ -16,9 +16,9 @@ from conftest import client_for
 from django.urls import reverse
 from factories import make_user, play, started_game
 
-from games import services
 from games.engine import basilica as engine
 from games.models import Notification
+from games.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

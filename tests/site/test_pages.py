@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.utils.html import escape
 from factories import finished_game, make_user, open_game, play_randomly, started_game
 
-from games import services
 from games.engine.basilica import view
 from games.engine.basilica.components import ASSUMED
 from games.kinds.basilica import story
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,12 @@ import pytest
 from conftest import client_for
 from factories import make_staff, make_user, started_game
 
-from games import kinds, services
+from games import kinds
 from games.engine import KINDS as ENGINES
 from games.engine import engine_for
 from games.engine.interface import GameEngine
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

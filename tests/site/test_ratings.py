@@ -12,8 +12,9 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from factories import START, first_legal, make_staff, player, started_game, user_deciding
 
-from games import referee, services, tasks
+from games import tasks
 from games.models import Computer, Game, Rating, RatingChange
+from games.play import referee, services
 from games.ratings import service as ratings
 from games.ratings.glicko2 import Glicko
 

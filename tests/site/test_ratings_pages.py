@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from factories import lobby_form, make_staff, make_user, open_game, started_game
 
-from games import services
 from games.models import Computer, Game, Rating
+from games.play import services
 from games.ratings import service as ratings
 
 pytestmark = pytest.mark.django_db

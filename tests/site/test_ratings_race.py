@@ -12,9 +12,10 @@ import time_machine
 from factories import START, game_from_log, player
 from test_concurrency import in_threads, threads_on_a_file_copy
 
-from games import services, tasks, timing
+from games import tasks
 from games.engine import basilica as engine
 from games.models import Game, Rating, RatingChange
+from games.play import services, timing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,10 +24,11 @@ from factories import (
     user_deciding,
 )
 
-from games import records, services
+from games.archive import records
 from games.engine import basilica
 from games.engine.basilica import HIDDEN_PICK
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

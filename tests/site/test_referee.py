@@ -19,8 +19,8 @@ from factories import (
     started_game,
 )
 
-from games import referee, series, services
 from games.models import Game, Notification, RefereeDecision
+from games.play import referee, series, services
 
 pytestmark = pytest.mark.django_db
 

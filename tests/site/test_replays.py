@@ -9,9 +9,9 @@ from conftest import client_for
 from django.urls import reverse
 from factories import make_user, play, play_randomly, started_game
 
-from games import services
 from games.engine import cathedral
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

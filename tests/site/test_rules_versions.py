@@ -15,9 +15,9 @@ from conftest import client_for
 from django.urls import reverse
 from factories import game_from_log, make_staff, make_user, started_game
 
-from games import services
 from games.engine import basilica
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,9 @@ from conftest import client_for
 from django.urls import reverse
 from factories import game_from_log, make_user, play_randomly, search_position, started_game
 
-from games import services
 from games.engine import basilica as engine
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from conftest import client_for
 from django.urls import reverse
 from factories import lobby_form, make_user
 
-from games import series, services
 from games.models import Game
+from games.play import series, services
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from factories import first_legal, make_user, open_game, play, play_randomly, started_game
 
-from games import services
 from games.engine import basilica as engine
 from games.models import Action, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

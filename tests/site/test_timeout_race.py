@@ -15,8 +15,9 @@ from django.urls import reverse
 from factories import START, first_legal, player, started_game
 from test_concurrency import in_threads, threads_on_a_file_copy
 
-from games import services, tasks
+from games import tasks
 from games.models import Action, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,9 +28,10 @@ from factories import (
     user_deciding,
 )
 
-from games import services, tasks, timing, vacation
+from games import tasks
 from games.engine import basilica as engine
 from games.models import Game
+from games.play import services, timing, vacation
 
 pytestmark = pytest.mark.django_db
 

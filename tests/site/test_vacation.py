@@ -10,8 +10,9 @@ import pytest
 from conftest import client_for
 from factories import START, first_legal, make_user, started_game, user_deciding
 
-from games import services, tasks, vacation
+from games import tasks
 from games.models import Game, PlayerSettings, Vacation
+from games.play import services, vacation
 
 pytestmark = pytest.mark.django_db
 

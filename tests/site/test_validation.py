@@ -13,7 +13,7 @@ from django.urls import reverse
 from factories import started_game
 
 from games.models import Action
-from games.validation import MOVE_BODY_MAX
+from games.web.validation import MOVE_BODY_MAX
 
 pytestmark = pytest.mark.django_db
 

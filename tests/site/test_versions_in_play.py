@@ -10,9 +10,9 @@ from factories import make_user, play_randomly, started_game
 from test_platform import play_to_the_end
 from test_series import open_series
 
-from games import services
 from games.engine import engine_for
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

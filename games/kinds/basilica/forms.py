@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games.forms import NewGameForm
+from games.web.forms import NewGameForm
 
 
 class BasilicaForm(NewGameForm):

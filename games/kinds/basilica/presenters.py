@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games import services
 from games.engine import basilica as engine
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.basilica.state import WIDTH
 from games.kinds.basilica import help, story
 from games.kinds.basilica.choices import Choices, label, offer, parse_pick
 from games.models import Game
+from games.play import services
 
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",

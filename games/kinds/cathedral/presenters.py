@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 
-from games import services
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
 from games.models import Game
+from games.play import services
 
 
 def label(col: int, row: int) -> str:

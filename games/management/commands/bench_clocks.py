@@ -18,9 +18,10 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 from django.utils import timezone
 
-from games import services, tasks, timing
+from games import tasks
 from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
+from games.play import services, timing
 
 
 def median_ms(samples: list[float]) -> float:

@@ -19,8 +19,8 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 from django.utils import timezone
 
-from games import services
 from games.models import Game
+from games.play import services
 from games.ratings import service as ratings
 
 

@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from games import services
 from games.engine import basilica as engine
+from games.play import services
 
 
 def percentile(samples: list[float], share: float) -> float:
@@ -80,7 +80,7 @@ class Command(BaseCommand):
         from django.test import RequestFactory
         from django_htmx.middleware import HtmxDetails
 
-        from games import replays
+        from games.archive import replays
 
         factory = RequestFactory()
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.engine import KINDS, engine_for, versions
 from games.models import Action, Game
-from games.services import ENDINGS
+from games.play.services import ENDINGS
 
 CHUNK = 500  # games whose logs are read in one query
 # What the replay needs of a row, and what it is held against.

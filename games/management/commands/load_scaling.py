@@ -44,7 +44,7 @@ SETUP = """
 import json, os
 from django.contrib.auth.models import User
 from django.test import Client
-from games import services
+from games.play import services
 from games.models import Game
 games = []
 for i in range(int(os.environ["LOAD_GAMES"])):

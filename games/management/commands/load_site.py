@@ -25,9 +25,9 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.test import Client
 
-from games import services
 from games.engine import basilica as engine
 from games.models import Action, Game
+from games.play import services
 
 PASSWORD = "a long enough password 1"
 

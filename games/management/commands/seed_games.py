@@ -20,10 +20,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from games import kinds, records, services
+from games import kinds
+from games.archive import records
+from games.archive.record_views import _store as store_record  # the import page's own storing
 from games.engine import versions
 from games.models import Game
-from games.record_views import _store as store_record  # the import page's own storing
+from games.play import services
 
 # Every option set the lobby offers, by kind.
 OPTION_SETS = {

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from games import services
 from games.models import Game
+from games.play import services
 
 REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
 
@@ -30,7 +30,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         step = game.seq
     step = max(0, min(step, game.seq))
-    from games.presenters import game_context  # the page's context uses since_your_last_move
+    from games.web.presenters import game_context  # the page's context uses since_your_last_move
 
     state = services.state_at(game, step)
     context = game_context(game, state, request.user, replay=True, reveal=game.over)

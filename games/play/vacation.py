@@ -125,7 +125,7 @@ def end(user, now: datetime | None = None, *, move: bool = False) -> bool:
 
 def refresh_games_of(user) -> None:
     """A vacation began or ended: the deadlines of the player's games move."""
-    from games import timing
+    from games.play import timing
 
     for game in Game.objects.running().involving(user).exclude(deadline=None):
         timing.refresh_deadline(game)

@@ -23,15 +23,18 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from games import computer, errors, kinds, notify, services, timing, vacation
-from games import series as series_standings
-from games.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
+from games import kinds
+from games.correspondence import notify
 from games.models import Computer, Game, Notification, Series
-from games.presenters import game_context
-from games.ratelimit import limited
+from games.play import computer, services, timing, vacation
+from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
-from games.validation import MOVE_BODY_MAX, body_at_most
+from games.web import errors
+from games.web.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
+from games.web.presenters import game_context
+from games.web.ratelimit import limited
+from games.web.validation import MOVE_BODY_MAX, body_at_most
 
 LOBBY_NOW = 8  # games being played now, on the lobby; the rest on their own page
 NOW_PER_PAGE = 30

@@ -18,9 +18,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import computer, notify, pushes
-from games.live import group_name
+from games.correspondence import notify
+from games.live import pushes
+from games.live.announce import group_name
 from games.models import Game
+from games.play import computer
 
 POLICY_VIOLATION = 1008  # the close code for a client that breaks the protocol
 SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records
+from games.archive import records
 from games.models import Action, Game
-from games.ratelimit import limited
+from games.web.ratelimit import limited
 
 
 def _watchable(request: HttpRequest, pk: int) -> Game:

@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from games import services
-from games.live import version
+from games.live.announce import version
 from games.models import Game
-from games.presenters import game_context
+from games.play import services
+from games.web.presenters import game_context
 
 _RENDERED_MAX = 512  # pushes of about 20-60 KB each: at most about 30 MB
 

@@ -20,7 +20,7 @@ from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
 from games.models import Game
-from games.services import ENDINGS, ending_words, load_state
+from games.play.services import ENDINGS, ending_words, load_state
 
 RECORD_FORMAT = "basilica-online/game-record"
 FORMAT_VERSION = 1

@@ -26,8 +26,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection
 
-from games import live, services
+from games.live import announce as live
 from games.models import Computer, Game
+from games.play import services
 
 log = logging.getLogger(__name__)
 

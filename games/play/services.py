@@ -18,10 +18,11 @@ from threading import Lock
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import kinds, timing, vacation
+from games import kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Game, Series
+from games.play import timing, vacation
 from games.ratings import service as ratings
 
 log = logging.getLogger(__name__)
@@ -350,7 +351,9 @@ def _record_progress(game: Game, state: GameState) -> None:
 def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
     if state is not None:
         _remember(game.pk, game.seq, state)
-    from games import computer, live, notify  # imported late: live needs the channel layer
+    from games.correspondence import notify
+    from games.live import announce as live
+    from games.play import computer  # imported late: live needs the channel layer
 
     # best-effort: a lost push is caught up by the page's seq check
     live.announce(game, by=previous_decider)
@@ -518,7 +521,8 @@ def offer_rematch(game: Game, user) -> Game:
 
 
 def _after_rematch_offer(game: Game) -> None:
-    from games import live, notify
+    from games.correspondence import notify
+    from games.live import announce as live
 
     live.announce(game)
     try:

@@ -18,8 +18,9 @@ from django.utils.http import content_disposition_header
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET
 
-from games import errors, kinds
+from games import kinds
 from games.models import Action, Game
+from games.web import errors
 
 PER_PAGE = 25
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)

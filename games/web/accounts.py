@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.computer import RESERVED_PREFIX
-from games.ratelimit import limited
+from games.play.computer import RESERVED_PREFIX
+from games.web.ratelimit import limited
 
 
 class SignUpForm(UserCreationForm):

@@ -5,8 +5,10 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
-from games import kinds, referee, replays, series, services, timing, vacation
+from games import kinds
+from games.archive import replays
 from games.models import Game, PlayerSettings
+from games.play import referee, series, services, timing, vacation
 from games.ratings import service as ratings
 
 

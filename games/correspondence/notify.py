@@ -20,12 +20,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock, timing
+from games import clock
 from games.models import Game, GameVisit, Notification, PlayerSettings
+from games.play import timing
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
-UNSUBSCRIBE_SALT = "games.notify.unsubscribe"
+UNSUBSCRIBE_SALT = "games.notify.unsubscribe"  # as first issued: links in old emails still work
 
 SUBJECTS = {
     Kind.YOUR_TURN: "Your turn against {opponent} (game {game})",
@@ -64,7 +65,8 @@ def rematch_offered(game: Game) -> None:
 def _later(kind: str, game: Game, seat: int, seq: int) -> None:
     """Check after a short delay whether the player still needs telling (not if they are
     watching the game meanwhile)."""
-    from games import computer, tasks
+    from games import tasks
+    from games.play import computer
 
     if computer.level_of(game.player(seat)):
         return  # a bot reads no email

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from games import services
 from games.models import Game, RefereeDecision
+from games.play import services
 from games.ratings import service as ratings
 
 TERMINATION = "referee"

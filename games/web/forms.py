@@ -4,8 +4,8 @@ from django import forms
 
 from games import clock
 from games.models import PlayerSettings
+from games.play.services import GameSettings
 from games.ratings.service import RANGES
-from games.services import GameSettings
 
 
 class NewGameForm(forms.Form):

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from games import converters  # noqa: F401 - registers the path converters
-from games.consumers import GameConsumer
+from games.live.consumers import GameConsumer
+from games.web import converters  # noqa: F401 - registers the path converters
 
 websocket_urlpatterns = [
     path("ws/games/<game:pk>/", GameConsumer.as_asgi()),
