@@ -30,7 +30,7 @@ from games.models import (
     Series,
     Vacation,
 )
-from games.play import referee, services
+from games.play import referee, states
 from games.web import converters  # noqa: F401 - converters: <game:>
 
 
@@ -324,7 +324,7 @@ class GameAdmin(admin.ModelAdmin):
             upto = min(max(int(request.GET.get("seq", game.seq)), 0), game.seq)
         except ValueError:
             upto = game.seq
-        state = services.replay_game(game, upto=upto)
+        state = states.replay_game(game, upto=upto)
         full = state.to_json()
         kind = kinds.of(game)
         context = {

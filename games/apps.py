@@ -4,3 +4,26 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self) -> None:
+        connect_listeners()
+
+
+def connect_listeners() -> None:
+    """Who hears of a committed change (``games.events``), in the order they run: the push comes
+    first, so that the opponent's page shows a move before the computer's reply to it is even
+    asked for; the watcher last, once the bot's move is queued."""
+    from games import events, tasks
+    from games.live import announce, watch
+
+    listeners = [
+        (events.game_changed, announce.on_game_changed),
+        (events.game_changed, tasks.schedule_checks),
+        (events.game_changed, tasks.schedule_computer_move),
+        (events.game_changed, watch.on_game_changed),
+        (events.rematch_offered, announce.on_rematch_offered),
+        (events.rematch_offered, tasks.schedule_rematch_offer),
+        (events.notification_queued, tasks.schedule_delivery),
+    ]
+    for signal, listener in listeners:
+        signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")

@@ -1,7 +1,7 @@
 """Players' games and their append-only action logs.
 
 A game's state is never stored: it is rebuilt by replaying its ``Action`` rows through the
-engine (see ``games.play.services.load_state``).
+engine (see ``games.play.states.load_state``).
 """
 
 from __future__ import annotations

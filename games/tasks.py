@@ -1,10 +1,15 @@
 """Work done outside a request, by the task runner (huey; `make run` starts its worker):
-the sweep of clocks every minute, a live game's flag at its moment, notifications and the
-daily digest."""
+the sweep of clocks every minute, a live game's flag at its moment, the computer's moves and
+hints, notifications and the daily digest; and the listeners that schedule them when a game
+changes (``games.events``, connected in ``GamesConfig.ready``).
+
+Huey names a task by its module and function: a task moved elsewhere would strand the ones
+already queued under its old name, so they stay here."""
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -73,3 +78,40 @@ def deliver(notification_id: int, task=None) -> None:
 @db_periodic_task(crontab(hour=str(settings.DIGEST_HOUR_UTC), minute="0"))
 def daily_digest() -> None:
     notify.daily_digests()
+
+
+# -- what a committed change schedules (listeners of games.events) ------------------------------
+
+
+def schedule_checks(game: Game, by: int | None, **_facts) -> None:
+    """A live game's flag at the moment its clock reaches zero (not at the next sweep), and a
+    check of each notification the change may call for."""
+    if game.status == Game.Status.ACTIVE and game.deadline and game.clock_control.live:
+        check_clock.schedule(args=(game.pk,), eta=game.deadline + timedelta(milliseconds=300))
+    for kind, seat in notify.due_after(game, by):
+        _check_later(kind, game, seat)
+
+
+def schedule_rematch_offer(game: Game, **_facts) -> None:
+    for kind, seat in notify.due_after_rematch_offer(game):
+        _check_later(kind, game, seat)
+
+
+def _check_later(kind: str, game: Game, seat: int) -> None:
+    """Check after a short delay whether the player still needs telling (not if they are
+    watching the game meanwhile)."""
+    delay = settings.NOTIFY_DELAY_SECONDS
+    if delay > 0:
+        check_notification.schedule(args=(kind, game.pk, seat, game.seq), delay=delay)
+    else:
+        check_notification(kind, game.pk, seat, game.seq)
+
+
+def schedule_computer_move(game: Game, **_facts) -> None:
+    """The bot's move, when a bot must decide now."""
+    if computer.deciding_bot(game) is not None:
+        computer_move(game.pk, game.seq)
+
+
+def schedule_delivery(notification, **_facts) -> None:
+    deliver(notification.pk, retry_delay=settings.NOTIFY_RETRY_DELAY_SECONDS)

@@ -20,7 +20,8 @@ from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
 from games.models import Game
-from games.play.services import ENDINGS, ending_words, load_state
+from games.play.services import ENDINGS, ending_words
+from games.play.states import load_state
 
 RECORD_FORMAT = "basilica-online/game-record"
 FORMAT_VERSION = 1

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.play import services
+from games.play import states
 
 REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
 
@@ -32,7 +32,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     step = max(0, min(step, game.seq))
     from games.web.presenters import game_context  # the page's context uses since_your_last_move
 
-    state = services.state_at(game, step)
+    state = states.state_at(game, step)
     context = game_context(game, state, request.user, replay=True, reveal=game.over)
     context.update(replay_context(game, context, step))
     if request.htmx:
@@ -43,7 +43,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 def replay_context(game: Game, context: dict, step: int) -> dict:
     """The steps (the whole log as the viewer may read it now) and the controls."""
     seat = context["seat"]
-    final = services.load_state(game)
+    final = states.load_state(game)
     seen = game.engine.reveal(final) if game.over else game.engine.view(final, seat)
     describe = context["kind"].describe_entry
     names = context["names"]
@@ -62,7 +62,7 @@ def replay_context(game: Game, context: dict, step: int) -> dict:
         "step": step,
         "last_step": last,
         "steps": steps,
-        "returns": list(services.state_at(game, step).returns()),
+        "returns": list(states.state_at(game, step).returns()),
         "links": {
             "first": f"{url}?step=0",
             "previous": f"{url}?step={max(step - 1, 0)}",
@@ -80,7 +80,7 @@ def since_your_last_move(game: Game, state, seat: int | None, seen: dict, kind, 
     """For a player: what the others did since their last action, and where its replay starts."""
     if seat is None:
         return {}
-    start = services.since_start(state, seat)
+    start = states.since_start(state, seat)
     history = state.history
     if start == len(history) or all(h["player"] == seat for h in history[start:]):
         return {}

@@ -20,9 +20,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clock
+from games import clock, events
 from games.models import Game, GameVisit, Notification, PlayerSettings
-from games.play import timing
+from games.play import computer, timing
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -40,41 +40,26 @@ SUBJECTS = {
 # -- what happened: decide what may be due, later, in the task runner --------------------------
 
 
-def game_changed(game: Game, previous_decider: int | None) -> None:
-    """After a committed change: schedule the checks it calls for."""
-    from games import tasks
-
+def due_after(game: Game, by: int | None) -> list[tuple[str, int]]:
+    """The notifications a committed change may call for, as (kind, seat): each is checked
+    after a short delay (``check``), when the player may have seen the change already."""
     if game.status == Game.Status.ACTIVE:
-        if game.deadline and game.clock_control.live:
-            # A live game ends within a moment of a clock reaching zero, not at the next sweep.
-            tasks.check_clock.schedule(
-                args=(game.pk,), eta=game.deadline + timedelta(milliseconds=300)
-            )
-        if game.to_decide is not None and game.to_decide != previous_decider:
-            _later(Kind.YOUR_TURN, game, game.to_decide, game.seq)
-    elif game.over:
-        for seat in (0, 1):
-            _later(Kind.GAME_OVER, game, seat, game.seq)
+        if game.to_decide is not None and game.to_decide != by:
+            return _for_people(game, [(Kind.YOUR_TURN, game.to_decide)])
+        return []
+    if game.over:
+        return _for_people(game, [(Kind.GAME_OVER, 0), (Kind.GAME_OVER, 1)])
+    return []
 
 
-def rematch_offered(game: Game) -> None:
-    if game.rematch_offered_by is not None:
-        _later(Kind.REMATCH_OFFERED, game, 1 - game.rematch_offered_by, game.seq)
+def due_after_rematch_offer(game: Game) -> list[tuple[str, int]]:
+    if game.rematch_offered_by is None:
+        return []
+    return _for_people(game, [(Kind.REMATCH_OFFERED, 1 - game.rematch_offered_by)])
 
 
-def _later(kind: str, game: Game, seat: int, seq: int) -> None:
-    """Check after a short delay whether the player still needs telling (not if they are
-    watching the game meanwhile)."""
-    from games import tasks
-    from games.play import computer
-
-    if computer.level_of(game.player(seat)):
-        return  # a bot reads no email
-    delay = settings.NOTIFY_DELAY_SECONDS
-    if delay > 0:
-        tasks.check_notification.schedule(args=(kind, game.pk, seat, seq), delay=delay)
-    else:
-        tasks.check_notification(kind, game.pk, seat, seq)
+def _for_people(game: Game, due: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    return [(kind, seat) for kind, seat in due if not computer.level_of(game.player(seat))]
 
 
 def check(kind: str, game_id: int, seat: int, seq: int) -> Notification | None:
@@ -154,9 +139,8 @@ def daily_digests(now=None) -> int:
 
 
 def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification | None:
-    """Record the notification (once per key) and hand it to the task runner to deliver."""
-    from games import tasks
-
+    """Record the notification (once per key); on commit it is handed to the task runner to
+    deliver (``games.events.notification_queued``)."""
     prefs = PlayerSettings.objects.filter(user=user).first()
     if not user.email or (prefs is not None and not prefs.wants(kind)):
         return None
@@ -174,9 +158,7 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
             )
     except IntegrityError:
         return None  # already sent for this decision
-    transaction.on_commit(
-        lambda: tasks.deliver(note.pk, retry_delay=settings.NOTIFY_RETRY_DELAY_SECONDS)
-    )
+    events.send_on_commit(events.notification_queued, notification=note)
     return note
 
 

@@ -59,3 +59,12 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     (asgiref's, which Django and Channels use), or None outside one."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     return loop if loop is not None and loop.is_running() else None
+
+
+def on_game_changed(game, by: int | None = None, **_facts) -> None:
+    """The push of a committed change (a listener of ``games.events.game_changed``)."""
+    announce(game, by=by)
+
+
+def on_rematch_offered(game, **_facts) -> None:
+    announce(game)

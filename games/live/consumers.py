@@ -19,10 +19,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games.correspondence import notify
-from games.live import pushes
+from games.live import pushes, watch
 from games.live.announce import group_name
 from games.models import Game
-from games.play import computer
 
 POLICY_VIOLATION = 1008  # the close code for a client that breaks the protocol
 SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)
@@ -156,7 +155,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """In a worker thread: the player has the game open (no "your turn" email), and if the
         computer must move, its move will be pushed here."""
         self.mark_seen()
-        computer.watch_if_waiting(game)
+        watch.watch_if_waiting(game)
 
     def mark_seen(self) -> None:
         """Tell the notifications that the player has the game open. "Watching" is judged over

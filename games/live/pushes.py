@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 
 from games.live.announce import version
 from games.models import Game
-from games.play import services
+from games.play import states
 from games.web.presenters import game_context
 
 _RENDERED_MAX = 512  # pushes of about 20-60 KB each: at most about 30 MB
@@ -91,7 +91,7 @@ def _forget_waiting(key: tuple, done: asyncio.Future) -> None:
 
 
 def render_partials(game: Game, user, csrf_token: str) -> str:
-    state = services.load_state(game)
+    state = states.load_state(game)
     context = game_context(game, state, user)
     context.update(oob=True, csrf_token=csrf_token)
     kind = context["kind"]

@@ -1,16 +1,13 @@
 """Playing the computer: the bots' accounts, games against them, and their moves.
 
 A bot moves outside any request: after every committed change of a game in which a bot must
-decide, the task runner is asked for its move (``tasks.computer_move``), which goes through the
+decide, the task runner is asked for its move (``games.tasks.computer_move``), which goes through the
 same service as a human's, so the human sees it pushed like any opponent's. The bot is given
 the engine's state but sees only what its seat may: the first thing ``games.bots`` does is to
 draw a determinization of the seat's view, and it plans on that alone.
 
-The worker's own push reaches the browsers only through a shared channel layer (Redis). On the
-embedded default (the in-memory layer, `make run`) the worker is another process, so the web
-process that asked for the bot's move watches the game's row for it in a daemon thread, a few
-times a second and for a bounded time, and announces each new version from where the browsers'
-sockets are (``watch``).
+The task is scheduled by ``games.tasks`` when it hears of a change (``games.events``); on the
+embedded default the move is pushed from the web process by ``games.live.watch``.
 """
 
 from __future__ import annotations
@@ -18,17 +15,13 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import connection
 
-from games.live import announce as live
 from games.models import Computer, Game
-from games.play import services
+from games.play import services, states
+from games.terms import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +57,7 @@ def account(level: str) -> Computer:
     return computer
 
 
-def play_the_computer(user, settings: services.GameSettings, level: str) -> Game:
+def play_the_computer(user, settings: GameSettings, level: str) -> Game:
     """A private game between ``user`` (seat 0) and the bot of ``level``, started at once."""
     computer = account(level)
     game = services.create_game(user, settings)
@@ -79,80 +72,9 @@ def deciding_bot(game: Game) -> tuple[int, str] | None:
     return (game.to_decide, level) if level else None
 
 
-def after_change(game: Game) -> None:
-    """Ask the task runner for the bot's move when a bot must decide (after a commit)."""
-    if deciding_bot(game) is None:
-        return
-    from games import tasks
-
-    tasks.computer_move(game.pk, game.seq)
-    if not getattr(_moving, "active", False) and pushes_stay_in_process():
-        watch(game)
-
-
-def pushes_stay_in_process() -> bool:
-    """Whether a push sent by the worker would reach no browser: an in-memory channel layer,
-    and a task runner that is another process (not huey's immediate mode)."""
-    from huey.contrib.djhuey import HUEY
-
-    return isinstance(get_channel_layer(), InMemoryChannelLayer) and not HUEY.immediate
-
-
-_watched: set[int] = set()
-_watched_lock = threading.Lock()
-
-
-def watch(game: Game) -> None:
-    """Announce from this process the bot's moves in ``game`` as the worker commits them, until
-    a person must decide, the game is over, or nothing moved for ``COMPUTER_WATCH_SECONDS``.
-    One watcher a game; it never holds up a request."""
-    with _watched_lock:
-        if game.pk in _watched:
-            return
-        _watched.add(game.pk)
-    thread = threading.Thread(
-        target=_watch,
-        args=(game.pk, live.version(game), live.server_loop()),
-        name=f"computer-watch-{game.pk}",
-    )
-    thread.daemon = True
-    thread.start()
-
-
-def watch_if_waiting(game: Game) -> None:
-    """A player's page opened on a game where the bot must decide: watch for its move, in case
-    no watcher is there (this process restarted, or the last one gave up on a busy worker)."""
-    if pushes_stay_in_process() and deciding_bot(game) is not None:
-        watch(game)
-
-
-def _watch(game_id: int, announced: str, loop) -> None:
-    patience = settings.COMPUTER_WATCH_SECONDS
-    try:
-        moved_at = time.monotonic()
-        while True:
-            quiet = time.monotonic() - moved_at
-            # Quick looks while the bot's move is due; slower ones while it waits in a busy
-            # queue; none past a long wait (the worker is down: the next page opened re-arms it).
-            if quiet >= patience * 60:
-                return
-            slow = quiet >= patience
-            time.sleep(settings.COMPUTER_WATCH_INTERVAL * (20 if slow else 1))
-            game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
-            if game is None:
-                return
-            if live.version(game) != announced:
-                announced = live.version(game)
-                live.announce(game, loop)
-                moved_at = time.monotonic()
-            if deciding_bot(game) is None:
-                return
-    except Exception:  # a push is best-effort: the page's seq check catches up
-        log.exception("could not watch for the computer's move in game %s", game_id)
-    finally:
-        with _watched_lock:
-            _watched.discard(game_id)
-        connection.close()
+def moving_now() -> bool:
+    """Whether this thread is inside a bot's own move (in the worker)."""
+    return getattr(_moving, "active", False)
 
 
 # A hint is thought out in the task runner, like the bot's moves, within this budget.
@@ -164,7 +86,7 @@ def hint(game: Game, seat: int) -> tuple[str, dict]:
     what the page marks for it (the kind's ``hint_marks``)."""
     from games import bots, kinds
 
-    state = services.load_state(game)
+    state = states.load_state(game)
     budget = bots.Budget(simulations=2000, seconds=HINT_SECONDS)
     action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
     marks = kinds.of(game).hint_marks(state, action)
@@ -197,7 +119,7 @@ def move(game_id: int, seq: int) -> Game | None:
     if deciding is None:
         return None
     seat, level = deciding
-    state = services.load_state(game)
+    state = states.load_state(game)
     # Seeded by what is public (never by the game's secret seed): a retried task plays the same.
     rng = random.Random(f"computer:{game.pk}:{seq}")
     action = bots.choose(game.kind, state, seat, level, rng)

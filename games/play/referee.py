@@ -27,7 +27,7 @@ def abort_game(game: Game, referee, reason: str) -> Game:
     """End a game in play with no result."""
     reason = _checked(referee, reason)
     with transaction.atomic():
-        game = services._lock(game)
+        game = services.lock(game)
         if game.over:
             raise RefereeRefused(
                 f"Game {game.pk} is already over: to change its outcome, set its result."
@@ -52,7 +52,7 @@ def set_result(
     winners = _checked_winners(winners)
     scores = _checked_scores(scores)
     with transaction.atomic():
-        game = services._lock(game)
+        game = services.lock(game)
         if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
             raise RefereeRefused(f"Game {game.pk} never began: there is no result to give.")
         if game.series_id and len(winners) == 2:
@@ -69,7 +69,7 @@ def set_result(
         _close(game)
         if before["status_before"] == Game.Status.ACTIVE:
             ratings.game_over(game)  # its end, like any other; a correction needs a recompute
-        services._continue_series(game)  # it checks that the next game is not there already
+        services.continue_series(game)  # it checks that the next game is not there already
         _record(game, referee, RefereeDecision.Kind.RESULT, reason, before)
     return game
 
@@ -139,5 +139,5 @@ def _record(game: Game, referee, kind: str, reason: str, before: dict) -> Refere
         scores_after=list(game.scores),
         **before,
     )
-    transaction.on_commit(lambda: services._after_change(game, previous_decider=None))
+    services.changed_on_commit(game)
     return decision

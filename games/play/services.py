@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from threading import Lock
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import kinds
+from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Game, Series
-from games.play import timing, vacation
+from games.play import states, timing, vacation
 from games.ratings import service as ratings
+from games.terms import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -48,22 +46,6 @@ class StaleMove(MoveRejected):
 
 
 # -- creating and joining games ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameSettings:
-    """What a creator chooses in the lobby: the game kind and its own options (as its form
-    reads them), which seat takes the kind's first role, the clock, seek or invitation."""
-
-    kind: str = "basilica"
-    options: dict = field(default_factory=dict)
-    first: str = "random"  # "me", "opponent" or "random"
-    private: bool = False
-    time_control: str = "none"  # see games.clock.TimeControl
-    series: int = 0  # games in a series (one of the kind's series_lengths), or 0 for one game
-    rated: bool = False
-    rating_range: int = 0  # a seek for opponents rated within ± this of the creator; 0: anyone
-    hints: bool = False  # either player may ask the search bot for a move (casual games only)
 
 
 def create_game(user, settings: GameSettings) -> Game:
@@ -119,11 +101,11 @@ def accept_game(game: Game, user) -> Game:
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         ratings.decide_at_start(game)
-        state = load_state(game)
+        state = states.load_state(game)
         game.to_decide = state.to_decide
         game.save()
         timing.refresh_deadline(game)
-        transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+        changed_on_commit(game)
     return game
 
 
@@ -139,143 +121,10 @@ def cancel_game(game: Game, user) -> Game:
     return game
 
 
-# -- the state: replayed from the log, cached by (game, seq) ---------------------------------
-
-_CACHE_SIZE = 256
-_cache: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
-_cache_lock = Lock()
-
-
-def replay_game(game: Game, upto: int | None = None) -> GameState:
-    """The state rebuilt from the log alone (the truth), optionally after action ``upto``."""
-    actions = game.actions.order_by("seq")
-    if upto is not None:
-        actions = actions.filter(seq__lte=upto)
-    return game.engine.replay(game.engine_options, game.seed, [a.data for a in actions])
-
-
-def load_state(game: Game) -> GameState:
-    """The game's current state: a cached copy if it is for this seq, else a replay."""
-    with _cache_lock:
-        hit = _cache.get(game.pk)
-        if hit and hit[0] == game.seq:
-            _cache.move_to_end(game.pk)
-            return hit[1]
-    state = replay_game(game)
-    if len(state.history) != game.seq:
-        log.error("game %s: log has %s actions, row says %s", game.pk, len(state.history), game.seq)
-    _remember(game.pk, len(state.history), state)
-    return state
-
-
-def _cached_state(game: Game) -> GameState | None:
-    with _cache_lock:
-        hit = _cache.get(game.pk)
-    return hit[1] if hit and hit[0] == game.seq else None
-
-
-def _remember(game_id: int, seq: int, state: GameState) -> None:
-    with _cache_lock:
-        _cache[game_id] = (seq, state)
-        _cache.move_to_end(game_id)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-
-
-def forget_cached_states() -> None:
-    with _cache_lock:
-        _cache.clear()
-        _snapshots.clear()
-    timing.forget_decisions()
-
-
-# -- earlier states of a game: the replay, "since your last move", the last move's marks ---------
-#
-# A log only ever grows, so the state after its first ``step`` actions never changes: they are
-# kept by (game, step), with a snapshot every SNAPSHOT_EVERY actions on the way, and an earlier
-# state is rebuilt from the nearest one below it (at most SNAPSHOT_EVERY - 1 actions to apply).
-
-SNAPSHOT_EVERY = 16
-_SNAPSHOTS_MAX = 512  # states of a few tens of KB each: some 10-20 MB at most
-_snapshots: OrderedDict[tuple[int, int], GameState] = OrderedDict()
-
-
-def state_at(game: Game, step: int) -> GameState:
-    """The state after the first ``step`` actions of the game's log (0: the new game)."""
-    step = max(0, min(step, game.seq))
-    if step == game.seq:
-        return load_state(game)
-    with _cache_lock:
-        for below in range(step, step - SNAPSHOT_EVERY, -1):
-            hit = _snapshots.get((game.pk, below))
-            if hit is not None:
-                _snapshots.move_to_end((game.pk, below))
-                break
-        else:
-            below, hit = 0, None
-    datas = list(
-        game.actions.filter(seq__gt=below, seq__lte=step)
-        .order_by("seq")
-        .values_list("data", flat=True)
-    )
-    state, done = hit, below
-    while state is None or done < step:
-        upto = min(step, (done // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY)
-        chunk = datas[done - below : upto - below]
-        state = game.engine.replay(game.engine_options, game.seed, chunk, start=state)
-        done = upto
-        _keep(game.pk, done, state)
-    return state
-
-
-def _keep(game_id: int, step: int, state: GameState) -> None:
-    with _cache_lock:
-        _snapshots[(game_id, step)] = state
-        _snapshots.move_to_end((game_id, step))
-        while len(_snapshots) > _SNAPSHOTS_MAX:
-            _snapshots.popitem(last=False)
-
-
-def last_run_start(state: GameState) -> int:
-    """How many actions came before the trailing run of actions by one player (0 if none)."""
-    history = state.history
-    start = len(history)
-    while start > 0 and history[start - 1]["player"] == history[-1]["player"]:
-        start -= 1
-    return start
-
-
-def since_start(state: GameState, seat: int | None) -> int:
-    """Where "since your last move" begins for ``seat``: just after their last action, if
-    others acted after it; otherwise (a spectator, or the seat moved last) the start of the
-    last run of one player's actions, as for everyone."""
-    history = state.history
-    if seat is not None:
-        for index in range(len(history) - 1, -1, -1):
-            if history[index]["player"] == seat:
-                if index + 1 < len(history):
-                    return index + 1
-                break
-    return last_run_start(state)
-
-
-def load_run_start(game: Game, state: GameState, seat: int | None = None) -> GameState:
-    """The state from which the page marks what changed: for a player, the state just after
-    their last action; otherwise the state before the last player's run of actions."""
-    return state_at_of(game, state, since_start(state, seat))
-
-
-def state_at_of(game: Game, state: GameState, step: int) -> GameState:
-    """``state_at``, for ``state`` (the game's current state or one of its replays)."""
-    if step == len(state.history):
-        return state
-    return state_at(game, step)
-
-
 # -- the one door for a move ------------------------------------------------------------------
 
 
-def _lock(game: Game) -> Game:
+def lock(game: Game) -> Game:
     return (
         Game.objects.select_for_update(of=("self",))
         .select_related("seat0", "seat1")
@@ -296,7 +145,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         raise MoveRejected(str(error)) from None
     try:
         with transaction.atomic():
-            game = _lock(game)
+            game = lock(game)
             seat = game.seat_of(user)
             if seat is None:
                 raise NotAllowed("only the two players of this game can act in it")
@@ -315,7 +164,7 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
         raise StaleMove(ending_words(game) if game.over else "this game is not in play")
     if expected_seq != game.seq:
         raise StaleMove(StaleMove.PAGE)
-    state = load_state(game)
+    state = states.load_state(game)
     if state.to_decide != seat:
         raise NotAllowed("it is not your decision now")
     try:
@@ -332,8 +181,8 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
     game.save()
     timing.refresh_deadline(game)
     before = state
-    transaction.on_commit(lambda: _keep(game.pk, len(before.history), before))
-    transaction.on_commit(lambda: _after_change(game, previous_decider=seat, state=following))
+    transaction.on_commit(lambda: states.keep(game.pk, len(before.history), before))
+    changed_on_commit(game, by=seat, state=following)
 
 
 def _record_progress(game: Game, state: GameState) -> None:
@@ -345,26 +194,20 @@ def _record_progress(game: Game, state: GameState) -> None:
         game.winners = list(state.outcome.winners)
         game.termination = state.outcome.termination
         ratings.game_over(game)
-        _continue_series(game)
+        continue_series(game)
 
 
-def _after_change(game: Game, previous_decider: int | None, state=None) -> None:
+def _changed(game: Game, by: int | None, state: GameState | None = None) -> None:
+    """On commit: keep the new state for the pages about to ask, then tell the site."""
     if state is not None:
-        _remember(game.pk, game.seq, state)
-    from games.correspondence import notify
-    from games.live import announce as live
-    from games.play import computer  # imported late: live needs the channel layer
+        states.remember(game.pk, game.seq, state)
+    events.send(events.game_changed, game=game, by=by)
 
-    # best-effort: a lost push is caught up by the page's seq check
-    live.announce(game, by=previous_decider)
-    try:
-        notify.game_changed(game, previous_decider)
-    except Exception:  # the move is committed: a queue that is down must not make it a 500
-        log.exception("could not schedule the notifications of game %s", game.pk)
-    try:
-        computer.after_change(game)
-    except Exception:  # as above: the bot's move is asked for again by the page's next look
-        log.exception("could not ask for the computer's move in game %s", game.pk)
+
+def changed_on_commit(game: Game, by: int | None = None, state: GameState | None = None) -> None:
+    """Tell the site of ``game``'s change once the transaction that made it commits
+    (``games.events.game_changed``); for every change made outside this module too."""
+    transaction.on_commit(lambda: _changed(game, by, state))
 
 
 # -- how a game ends besides its last move ------------------------------------------------------
@@ -399,11 +242,11 @@ def _end(game: Game, termination: str, ended_by: int) -> None:
     game.save()
     if not aborted:
         ratings.game_over(game)
-        _continue_series(game)
-    transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+        continue_series(game)
+    changed_on_commit(game)
 
 
-def _continue_series(game: Game) -> None:
+def continue_series(game: Game) -> None:
     """After a finished game of a series, the next one starts at once, roles swapped. (An
     aborted game ends the series where it stands.)"""
     if game.series_id is None or game.series_number >= game.series.length:
@@ -445,7 +288,7 @@ def enforce_clock(game: Game, now=None) -> Game:
     check call this. Returns the game as it now is, its stored deadline brought up to date."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _lock(game)
+        game = lock(game)
         if not _flag_if_out_of_time(game, now):
             timing.refresh_deadline(game, now)  # a vacation may have moved it
     return game
@@ -455,7 +298,7 @@ def _ended_by_player(game: Game, user, doing: str, termination: str, refusal) ->
     """End a locked game by a player's own choice, unless ``refusal(game, seat)`` says why not.
     A clock that ran out first ends the game on time, committed before the player is told."""
     with transaction.atomic():
-        game = _lock(game)
+        game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
             raise NotAllowed(f"only the two players of this game can {doing} it")
@@ -481,7 +324,7 @@ def can_abort(game: Game, seat: int | None) -> bool:
     """A player may abort a game in play until they have made their own first move."""
     if seat is None or game.status != Game.Status.ACTIVE:
         return False
-    state = _cached_state(game)  # every page asks: the state drawn is at hand, mostly
+    state = states.cached_state(game)  # every page asks: the state drawn is at hand, mostly
     if state is None:
         return not _has_moved(game, seat)
     return not any(entry["player"] == seat for entry in state.history)
@@ -501,7 +344,7 @@ def abort(game: Game, user) -> Game:
 
 def offer_rematch(game: Game, user) -> Game:
     with transaction.atomic():
-        game = _lock(game)
+        game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
             raise NotAllowed("only the two players of this game can offer a rematch")
@@ -516,26 +359,15 @@ def offer_rematch(game: Game, user) -> Game:
         game.rematch_offered_by = seat
         game.rematch_declined = False
         game.save()
-        transaction.on_commit(lambda: _after_rematch_offer(game))
+        events.send_on_commit(events.rematch_offered, game=game)
     return game
-
-
-def _after_rematch_offer(game: Game) -> None:
-    from games.correspondence import notify
-    from games.live import announce as live
-
-    live.announce(game)
-    try:
-        notify.rematch_offered(game)
-    except Exception:
-        log.exception("could not schedule the rematch offer of game %s", game.pk)
 
 
 def answer_rematch(game: Game, user, accept: bool) -> Game:
     """The other player accepts (the new game begins at once) or declines the offer.
     Returns the new game, or the old one when declined."""
     with transaction.atomic():
-        game = _lock(game)
+        game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
             raise NotAllowed("only the two players of this game can answer a rematch")
@@ -547,10 +379,10 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
             game.rematch_offered_by = None
             game.rematch_declined = True
             game.save()
-            transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+            changed_on_commit(game)
             return game
         rematch = _start_rematch(game)
-        transaction.on_commit(lambda: _after_change(game, previous_decider=None))
+        changed_on_commit(game)
     return rematch
 
 
@@ -582,8 +414,8 @@ def _swapped(game: Game, **fields) -> Game:
         **{"engine_version": game.engine_version, **fields},
     )
     ratings.decide_at_start(rematch)
-    rematch.to_decide = load_state(rematch).to_decide
+    rematch.to_decide = states.load_state(rematch).to_decide
     rematch.save()
     timing.refresh_deadline(rematch)
-    transaction.on_commit(lambda: _after_change(rematch, previous_decider=None))
+    changed_on_commit(rematch)
     return rematch

@@ -29,7 +29,6 @@ PROVISIONAL = 110.0  # a deviation above this is shown with "?" and kept off lea
 PERIODS_PER_DAY = 0.21436
 PAIR_LIMIT = 3  # rated games two players may start together in PAIR_WINDOW
 PAIR_WINDOW = timedelta(hours=24)
-RANGES = (100, 200, 300)  # a seek's "±" choices, besides any strength
 
 
 @dataclass(frozen=True)

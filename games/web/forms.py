@@ -4,8 +4,7 @@ from django import forms
 
 from games import clock
 from games.models import PlayerSettings
-from games.play.services import GameSettings
-from games.ratings.service import RANGES
+from games.terms import RATING_RANGES, GameSettings
 
 
 class NewGameForm(forms.Form):
@@ -36,7 +35,7 @@ class NewGameForm(forms.Form):
         "rated one in a day.",
     )
     rating_range = forms.TypedChoiceField(
-        choices=[("0", "any strength"), *((str(r), f"±{r}") for r in RANGES)],
+        choices=[("0", "any strength"), *((str(r), f"±{r}") for r in RATING_RANGES)],
         coerce=int,
         empty_value=0,
         required=False,

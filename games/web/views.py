@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from games import kinds
 from games.correspondence import notify
 from games.models import Computer, Game, Notification, Series
-from games.play import computer, services, timing, vacation
+from games.play import computer, services, states, timing, vacation
 from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
@@ -186,7 +186,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _render_game(request, game, status=200, error="", pick=None, partial=None):
     """The game page, or the region an HTMX request swaps; ``pick`` is the clicks so far."""
-    state = services.load_state(game)
+    state = states.load_state(game)
     context = game_context(game, state, request.user, pick)
     context["error"] = error
     if request.htmx:

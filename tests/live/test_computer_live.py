@@ -11,9 +11,10 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from test_consumers import is_html, make_user, receive_until, session_cookie, socket
 
-from games import tasks
+from games import events, tasks
+from games.live import watch
 from games.models import Game
-from games.play import computer, services
+from games.play import computer, services, states
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -26,7 +27,7 @@ def game_against_the_computer(human: User) -> Game:
 
 def human_moves(game: Game) -> None:
     game = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
-    action = game.engine.legal_actions(services.load_state(game))[0].to_json()
+    action = game.engine.legal_actions(states.load_state(game))[0].to_json()
     services.submit_action(game, game.seat0, action, game.seq)
 
 
@@ -49,7 +50,7 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
     # The worker is another process: its task is only queued here, and its own push is lost.
     queued = []
     monkeypatch.setattr(tasks, "computer_move", lambda *args: queued.append(args))
-    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.05
     alice = await database_sync_to_async(make_user)("alice")
     game = await database_sync_to_async(game_against_the_computer)(alice)
@@ -62,7 +63,7 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
 
     def the_worker_moves() -> None:
         with monkeypatch.context() as worker:
-            worker.setattr(services, "_after_change", lambda *args, **kwargs: None)
+            worker.setattr(events, "send", lambda *args, **kwargs: None)  # heard only there
             assert computer.move(game.pk, 1) is not None
 
     await database_sync_to_async(the_worker_moves)()
@@ -73,13 +74,13 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
 
 def the_bot_moves_in_the_worker(monkeypatch, game: Game, seq: int) -> None:
     with monkeypatch.context() as worker:
-        worker.setattr(services, "_after_change", lambda *args, **kwargs: None)
+        worker.setattr(events, "send", lambda *args, **kwargs: None)  # heard only there
         assert computer.move(game.pk, seq) is not None
 
 
 async def test_a_bot_move_that_waited_long_in_the_queue_is_still_pushed(monkeypatch, settings):
     monkeypatch.setattr(tasks, "computer_move", lambda *args: None)  # the worker is busy
-    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.01
     settings.COMPUTER_WATCH_SECONDS = 0.1  # past this the watcher only looks more slowly
     alice = await database_sync_to_async(make_user)("alice")
@@ -98,12 +99,12 @@ async def test_a_bot_move_that_waited_long_in_the_queue_is_still_pushed(monkeypa
 async def test_opening_the_page_watches_for_a_bot_move_nobody_watched_for(monkeypatch, settings):
     # As after a restart of the web process: the bot's move was asked for, nobody watches.
     monkeypatch.setattr(tasks, "computer_move", lambda *args: None)
-    monkeypatch.setattr(computer, "pushes_stay_in_process", lambda: True)
+    monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.02
     alice = await database_sync_to_async(make_user)("alice")
     game = await database_sync_to_async(game_against_the_computer)(alice)
     with monkeypatch.context() as restarted:
-        restarted.setattr(computer, "watch", lambda game: None)
+        restarted.setattr(watch, "watch", lambda game: None)
         await database_sync_to_async(human_moves)(game)
 
     page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))

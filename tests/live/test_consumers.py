@@ -14,7 +14,7 @@ from django.test import Client
 from basilica_site.asgi import application
 from games.engine import basilica as engine
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -58,7 +58,7 @@ def is_html(message: str) -> bool:
 
 
 def first_move(game: Game) -> dict:
-    state = services.load_state(game)
+    state = states.load_state(game)
     return engine.legal_actions(state)[0].to_json()
 
 
@@ -120,13 +120,13 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     # Ann plays until her turn ends (a follow-up such as a second scaffold costs no action).
     for seq in range(12):
         fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-        state = await database_sync_to_async(services.load_state)(fresh)
+        state = await database_sync_to_async(states.load_state)(fresh)
         if state.to_decide != 0:
             break
         move = engine.legal_actions(state)[-1].to_json()
         await database_sync_to_async(services.submit_action)(fresh, ann, move, seq)
     fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-    state = await database_sync_to_async(services.load_state)(fresh)
+    state = await database_sync_to_async(states.load_state)(fresh)
     assert state.to_decide == 1
     seq_mark = f'data-seq="{fresh.seq}"'
 
@@ -142,7 +142,7 @@ async def test_each_viewer_gets_the_choices_open_to_them_and_nobody_elses():
     move = engine.legal_actions(state)[0].to_json()
     await database_sync_to_async(services.submit_action)(fresh, bob, move, fresh.seq)
     fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-    assert (await database_sync_to_async(services.load_state)(fresh)).to_decide == 1
+    assert (await database_sync_to_async(states.load_state)(fresh)).to_decide == 1
     seq_mark = f'data-seq="{fresh.seq}"'
     ann_html = await receive_until(anns, lambda m: is_html(m) and seq_mark in m, limit=40)
     assert 'class="prompt"' not in ann_html
@@ -163,7 +163,7 @@ async def test_no_push_carries_the_stack_below_its_top_or_the_seed():
     move = await database_sync_to_async(first_move)(game)
     await database_sync_to_async(services.submit_action)(game, ann, move, 0)
     fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-    state = await database_sync_to_async(services.load_state)(fresh)
+    state = await database_sync_to_async(states.load_state)(fresh)
     hidden_ids = set(state.stack[:-1])  # the top lies order side up for everyone to see
     for viewer in viewers:
         html = await receive_until(viewer, is_html)

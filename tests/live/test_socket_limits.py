@@ -14,7 +14,7 @@ from test_consumers import first_move, is_html, make_user, session_cookie, socke
 from basilica_site.asgi import application
 from games.engine import basilica as engine
 from games.live import pushes
-from games.play import services
+from games.play import services, states
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -118,7 +118,7 @@ async def test_a_hundred_spectators_cost_one_rendering_per_move(monkeypatch):
     watchers = [await watcher_of(game, f"watcher{i}") for i in range(100)]
 
     for seq in (0, 1):
-        state = await database_sync_to_async(services.replay_game)(game)
+        state = await database_sync_to_async(states.replay_game)(game)
         move = engine.legal_actions(state)[0].to_json()
         game = await database_sync_to_async(services.submit_action)(
             game, game.player(state.to_decide), move, seq
@@ -145,7 +145,7 @@ async def test_a_hundred_spectators_cost_one_query_of_the_game_per_move(monkeypa
     game = await database_sync_to_async(started_game)()
     watchers = [await watcher_of(game, f"watcher{i}") for i in range(100)]
 
-    state = await database_sync_to_async(services.replay_game)(game)
+    state = await database_sync_to_async(states.replay_game)(game)
     move = engine.legal_actions(state)[0].to_json()
     await database_sync_to_async(services.submit_action)(game, game.seat0, move, 0)
     pushed = await asyncio.gather(*(next_push(w) for w in watchers))

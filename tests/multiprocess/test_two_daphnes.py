@@ -29,13 +29,13 @@ SETUP = """
 import json
 from django.test import Client
 from django.contrib.auth.models import User
-from games.play import services
+from games.play import services, states
 from games.engine import basilica as engine
 ann = User.objects.create_user("ann", "ann@example.com", "a long enough password 1")
 bob = User.objects.create_user("bob", "bob@example.com", "a long enough password 2")
 game = services.create_game(ann, services.GameSettings(options={"edition": "2010"}, first="me"))
 game = services.accept_game(game, bob)
-move = engine.legal_actions(services.load_state(game))[0].to_json()
+move = engine.legal_actions(states.load_state(game))[0].to_json()
 sessions = {}
 for user in (ann, bob):
     client = Client()

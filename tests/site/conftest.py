@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.test import Client
 from factories import PASSWORD, START
 
-from games.play import services
+from games.play import states
 
 
 @pytest.fixture(autouse=True)
@@ -19,9 +19,9 @@ def fast_passwords(settings):
 def fresh_state_cache():
     # A rolled-back test gives its game ids back to the next test: a cached state would outlive
     # the game it belonged to.
-    services.forget_cached_states()
+    states.forget_cached_states()
     yield
-    services.forget_cached_states()
+    states.forget_cached_states()
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
-from games.play import services, vacation
+from games.play import services, states, vacation
 
 PASSWORD = "a cathedral of many colours"
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # where the tests of clocks freeze the site's clock
@@ -77,7 +77,7 @@ def play_randomly(game: Game, moves: int, rng: random.Random | None = None) -> G
     """``moves`` legal actions chosen at random (fewer if the game ends)."""
     rng = rng or random.Random(game.pk)
     for _ in range(moves):
-        state = services.load_state(game)
+        state = states.load_state(game)
         if state.finished:
             break
         game = play(game, [rng.choice(engine.legal_actions(state)).to_json()])
@@ -85,7 +85,7 @@ def play_randomly(game: Game, moves: int, rng: random.Random | None = None) -> G
 
 
 def first_legal(game: Game) -> dict:
-    return engine.legal_actions(services.load_state(game))[0].to_json()
+    return engine.legal_actions(states.load_state(game))[0].to_json()
 
 
 def finished_game(seat0, seat1, winners: list[int], scores: list[int]) -> Game:

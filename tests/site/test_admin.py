@@ -13,7 +13,7 @@ from django.utils.html import escape
 from factories import make_staff, make_user, open_game, play_randomly, started_game
 
 from games.models import Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def stack_on(page: str) -> list[int]:
 def test_the_review_shows_the_seed_and_the_stack_top_first(referee):
     game = play_randomly(started_game(), 6)
     page = referee.get(reverse("admin:games_game_review", args=[game.pk])).text
-    state = services.replay_game(game)
+    state = states.replay_game(game)
     assert f"Seed: {game.seed}" in page
     assert stack_on(page) == state.stack[::-1]
     assert f"after action {game.seq}" in page
@@ -101,7 +101,7 @@ def test_the_review_shows_the_state_after_any_action(referee):
     url = reverse("admin:games_game_review", args=[game.pk])
     page = referee.get(f"{url}?seq=2").text
     assert "after action 2" in page
-    assert stack_on(page) == services.replay_game(game, upto=2).stack[::-1]
+    assert stack_on(page) == states.replay_game(game, upto=2).stack[::-1]
 
 
 @pytest.mark.parametrize(("asked", "shown"), [("-5", 0), ("999", 4), ("two", 4)])

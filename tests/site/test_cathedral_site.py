@@ -13,7 +13,7 @@ from factories import lobby_form, make_user, started_game
 
 from games.engine import cathedral as engine
 from games.models import Action, Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -100,11 +100,11 @@ def test_two_players_play_a_whole_game_through_the_page_and_see_the_result():
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = rng.choice(engine.legal_actions(state)).to_json()
         player = game.player(game.to_decide)
         assert post_move(clients[player.pk], game, action).status_code == 200
-    state = services.replay_game(game)
+    state = states.replay_game(game)
     assert state.finished
     assert game.scores == list(state.returns())
     assert sorted(game.winners) == sorted(state.outcome.winners)

@@ -20,7 +20,7 @@ from factories import make_user, open_game
 from games.archive import records
 from games.management.commands import check_games
 from games.models import Action, Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def game_on(version: str, kind: str, alice, bob, clock: str = "none") -> Game:
     version was current, so it has its version before anyone moves."""
     game = open_game(alice, kind=kind, first="me", time_control=clock)
     Game.objects.filter(pk=game.pk).update(engine_version=version, seed=4242)
-    services.forget_cached_states()
+    states.forget_cached_states()
     return services.accept_game(Game.objects.get(pk=game.pk), bob)
 
 
@@ -53,7 +53,7 @@ def played(game: Game, rng: random.Random, moves: int | None = None) -> Game:
     """Random legal moves through the one service door: ``moves`` of them, or to the end."""
     done = 0
     while game.status == Game.Status.ACTIVE and (moves is None or done < moves):
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = rng.choice(game.engine.legal_actions(state)).to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
         done += 1
@@ -90,7 +90,7 @@ def test_a_site_whose_games_all_replay_as_stored_passes(stored):
     assert "resignation" in endings
     assert endings - {"resignation", ""}  # and the rules' own endings
     for (_, version, _), game in stored.items():
-        assert services.replay_game(game).version == version
+        assert states.replay_game(game).version == version
 
 
 def test_with_verbosity_2_each_game_checked_has_its_line(stored):

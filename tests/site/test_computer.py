@@ -18,7 +18,7 @@ from factories import lobby_form, make_user, started_game
 
 from games import bots, tasks
 from games.models import Action, Computer, Game
-from games.play import computer, services
+from games.play import computer, states
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,7 +55,7 @@ def test_a_whole_game_against_the_computer_through_the_page(kind):
         if game.status != Game.Status.ACTIVE:
             break
         assert game.to_decide == 0, "the bot's move should already have been made"
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = rng.choice(game.engine.legal_actions(state)).to_json()
         form = {"action": json.dumps(action), "seq": game.seq}
         # As a browser without JavaScript posts it: the answer is the game page, bot's move made.
@@ -63,7 +63,7 @@ def test_a_whole_game_against_the_computer_through_the_page(kind):
         assert response.status_code == 302
     assert game.status == Game.Status.FINISHED
     assert Action.objects.filter(game=game, user=bot).exists()
-    assert services.replay_game(game).finished
+    assert states.replay_game(game).finished
 
 
 def test_a_bot_that_must_move_first_has_moved_when_the_page_opens():
@@ -95,8 +95,9 @@ def test_a_failed_bot_move_is_retried_and_then_made(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(bots, "choose", crashing_once)
-    monkeypatch.setattr(computer, "after_change", lambda game: None)
-    game = play_computer(client_for(alice), kind="cathedral", level="random", first="opponent")
+    with monkeypatch.context() as unheard:
+        unheard.setattr(tasks, "computer_move", lambda *args: None)
+        game = play_computer(client_for(alice), kind="cathedral", level="random", first="opponent")
     assert game.seq == 0  # nobody asked the bot yet
     assert tasks.computer_move.retries >= 1
     with pytest.raises(RuntimeError):
@@ -122,7 +123,7 @@ def test_a_hint_names_a_move_the_player_may_make():
     url = reverse("games:hint", args=[game.pk])
     answer = client.post(url, {"seq": game.seq}, HTTP_HX_REQUEST="true").text
     assert "Hint: " in answer
-    state = services.load_state(game)
+    state = states.load_state(game)
     described = {game.engine.describe_action(state, a) for a in game.engine.legal_actions(state)}
     hinted = answer.split("Hint: ", 1)[1].split("</p>", 1)[0]
     assert html.unescape(hinted) in described

@@ -15,7 +15,7 @@ from factories import make_user, random_choice, started_game
 
 from games.engine import basilica as engine
 from games.models import PlayerSettings
-from games.play import services
+from games.play import services, states
 from games.templatetags import fragments
 
 pytestmark = pytest.mark.django_db
@@ -50,11 +50,11 @@ def test_every_viewer_sees_the_same_page_from_kept_pieces_as_drawn_afresh():
     players = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
     watcher = Client()
     rng, scored = random.Random(7), False
-    while game.seq < 120 and not services.load_state(game).finished:
-        state = services.load_state(game)
+    while game.seq < 120 and not states.load_state(game).finished:
+        state = states.load_state(game)
         action = random_choice(rng, engine.legal_actions(state)).to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
-        state = services.load_state(game)
+        state = states.load_state(game)
         if game.seq % 6 or state.finished:
             continue
         # The player deciding, with a vault picked (its cells are targets), and a spectator.

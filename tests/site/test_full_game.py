@@ -12,7 +12,7 @@ from factories import lobby_form
 
 from games.engine import basilica as engine
 from games.models import Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_two_new_players_play_a_whole_game_from_the_lobby_to_the_result():
 
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE:
-        action = rng.choice(engine.legal_actions(services.replay_game(game)))
+        action = rng.choice(engine.legal_actions(states.replay_game(game)))
         form = {"action": json.dumps(action.to_json()), "seq": game.seq}
         response = players[game.to_decide].post(reverse("games:act", args=[game.pk]), form)
         assert response.status_code == 302, response.content
@@ -47,7 +47,7 @@ def test_two_new_players_play_a_whole_game_from_the_lobby_to_the_result():
 
     assert game.status == Game.Status.FINISHED
     assert game.seq == game.actions.count() > 50
-    outcome = services.replay_game(game).outcome
+    outcome = states.replay_game(game).outcome
     for seat, client in players.items():
         banner = client.get(game.get_absolute_url()).text.split('class="result')[1]
         mine, theirs = outcome.scores[seat], outcome.scores[1 - seat]

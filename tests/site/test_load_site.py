@@ -8,7 +8,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games.play import services
+from games.play import states
 
 
 @pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         "--memory-moves=20",
         stdout=out,
     )
-    services.forget_cached_states()  # the command's games are gone with the test's database
+    states.forget_cached_states()  # the command's games are gone with the test's database
     lines = out.getvalue().splitlines()
     for figure, target in [
         ("move POST late ÷ early", "target ≤ 1.2"),

@@ -16,7 +16,7 @@ from factories import first_legal, make_user, play_randomly, started_game
 from games.engine import basilica as engine
 from games.kinds.basilica import story
 from games.models import Action
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_a_move_over_htmx_answers_with_the_live_region_its_form_swaps():
     assert response.text.lstrip().startswith('<div id="live">')
     assert 'data-seq="1"' in response.text
     game.refresh_from_db()
-    made = engine.view(services.load_state(game), 0)["log"][-1]
+    made = engine.view(states.load_state(game), 0)["log"][-1]
     assert made["action"] == action
     assert escape(story.entry_text(made, names)) in response.text  # in the log
     assert escape(story.move_summary([made], names)) in response.text  # as the last move

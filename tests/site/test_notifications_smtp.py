@@ -18,7 +18,7 @@ from factories import make_user, play, started_game
 
 from games.engine import basilica as engine
 from games.models import Notification
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +81,7 @@ def alice_to_her_last_opening_action(alice, bob):
     """A correspondence game in which alice has played her opening but its last action, which
     hands the decision to bob. Returns the game and that last action."""
     game = started_game(alice, bob, time_control="3d")
-    state, opening = services.load_state(game), []
+    state, opening = states.load_state(game), []
     while state.to_decide == 0:
         opening.append(engine.legal_actions(state)[0])
         state = engine.apply_action(state, opening[-1])

@@ -18,7 +18,7 @@ from games.engine.basilica import view
 from games.engine.basilica.components import ASSUMED
 from games.kinds.basilica import story
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_the_player_to_move_sees_the_prompt_and_the_vaults_they_may_take():
     page = client_for(game.seat0).get(game.get_absolute_url())
     assert page.status_code == 200
     assert "Your turn: 3 actions left." in page.text
-    for tile in services.load_state(game).market_vaults:
+    for tile in states.load_state(game).market_vaults:
         assert f'data-tile="{tile}"' in page.text
     assert "choosable" in page.text
 
@@ -60,7 +60,7 @@ def test_a_stranger_may_not_watch_a_private_game():
 
 def test_picking_a_vault_offers_the_cells_it_may_go_to():
     game = started_game(time_control="5+3")  # live: a move goes at its last click
-    state = services.load_state(game)
+    state = states.load_state(game)
     tile = state.market_vaults[0]
     colors = "/".join(state.tiles[tile].colors)
     response = client_for(game.seat0).get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX)
@@ -74,7 +74,7 @@ def test_picking_a_vault_offers_the_cells_it_may_go_to():
 
 def test_a_correspondence_move_waits_for_its_confirmation():
     game = started_game(time_control="3d")
-    state = services.load_state(game)
+    state = states.load_state(game)
     tile = state.market_vaults[0]
     colors = "/".join(state.tiles[tile].colors)
     player = client_for(game.seat0)
@@ -92,7 +92,7 @@ def test_a_player_who_wants_no_confirmation_sends_at_the_last_click():
     game = started_game(time_control="3d")
     player = client_for(game.seat0)
     player.post(reverse("settings"), {"what": "play", "confirm_moves": "never"})
-    tile = services.load_state(game).market_vaults[0]
+    tile = states.load_state(game).market_vaults[0]
     page = player.get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX).text
     assert page.count('name="action"') == 5
     assert "Confirm this move" not in page
@@ -120,7 +120,7 @@ def test_the_log_partial_tells_each_move_newest_first():
     log = response.text
     assert log.lstrip().startswith('<section id="log"')
     names = ["alice", "bob"]
-    seen = view(services.load_state(game), 1)
+    seen = view(states.load_state(game), 1)
     moves = [escape(story.entry_text(entry, names)) for entry in seen["log"]]
     entries = re.findall(r"<li[^>]*>(.*?)</li>", log.split('class="turns"')[1])
     assert len(entries) == len(moves) == 4
@@ -234,7 +234,7 @@ def test_an_unknown_edition_has_no_rules():
 
 def test_a_click_on_a_page_drawn_before_the_last_move_shows_the_game_now():
     game = started_game(time_control="3d")
-    tile = services.load_state(game).market_vaults[0]
+    tile = states.load_state(game).market_vaults[0]
     player = client_for(game.seat0)
     link = f"{game.get_absolute_url()}?pick=tile:{tile}&seq=0"
     assert player.get(link, **HTMX).status_code == 200  # drawn at seq 0, still seq 0

@@ -15,7 +15,7 @@ from games.engine import KINDS as ENGINES
 from games.engine import engine_for
 from games.engine.interface import GameEngine
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def play_to_the_end(game: Game, rng: random.Random, limit: int = 2000) -> Game:
     for _ in range(limit):
         if game.status != Game.Status.ACTIVE:
             return game
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = rng.choice(list(game.engine.legal_actions(state))).to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
     raise AssertionError("the game did not end")
@@ -52,7 +52,7 @@ def play_to_the_end(game: Game, rng: random.Random, limit: int = 2000) -> Game:
 def test_a_whole_game_of_each_kind_goes_through_the_one_service_and_replays(key):
     game = play_to_the_end(started_game(kind=key), random.Random(3))
     assert game.status == Game.Status.FINISHED
-    state = services.replay_game(game)
+    state = states.replay_game(game)
     assert state.finished
     assert len(state.history) == game.seq
     assert game.scores == list(state.returns())
@@ -63,7 +63,7 @@ def test_a_whole_game_of_each_kind_goes_through_the_one_service_and_replays(key)
 @pytest.mark.parametrize("key", ALL)
 def test_a_move_of_the_wrong_player_or_of_no_known_shape_is_refused_for_every_kind(key):
     game = started_game(kind=key)
-    state = services.load_state(game)
+    state = states.load_state(game)
     waiting = game.player(1 - state.to_decide)
     action = game.engine.legal_actions(state)[0].to_json()
     with pytest.raises(services.NotAllowed):
@@ -87,8 +87,8 @@ def test_the_admin_reviews_any_action_of_a_game_of_each_kind(key):
 def test_a_rematch_gives_each_role_to_the_other_player(key):
     alice, bob = make_user("alice"), make_user("bob")
     game = play_to_the_end(started_game(alice, bob, kind=key), random.Random(9))
-    first_mover = game.player(services.replay_game(game, upto=0).to_decide)
+    first_mover = game.player(states.replay_game(game, upto=0).to_decide)
     game = services.offer_rematch(game, bob)
     rematch = services.answer_rematch(game, alice, accept=True)
     assert rematch.kind == key
-    assert rematch.player(services.load_state(rematch).to_decide) != first_mover
+    assert rematch.player(states.load_state(rematch).to_decide) != first_mover

@@ -14,7 +14,7 @@ from factories import START, first_legal, make_staff, player, started_game, user
 
 from games import tasks
 from games.models import Computer, Game, Rating, RatingChange
-from games.play import referee, services
+from games.play import referee, services, states
 from games.ratings import service as ratings
 from games.ratings.glicko2 import Glicko
 
@@ -117,7 +117,7 @@ def test_a_live_game_moves_the_live_rating_only(calendar, ann, bob):
 def test_the_last_move_rates_the_game_in_the_transaction_that_ends_it(calendar, ann, bob):
     game = rated_game(ann, bob, kind="cathedral")
     while game.status == Game.Status.ACTIVE:
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = game.engine.legal_actions(state)[0].to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
     assert game.status == Game.Status.FINISHED

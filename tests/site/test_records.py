@@ -28,7 +28,7 @@ from games.archive import records
 from games.engine import basilica
 from games.engine.basilica import HIDDEN_PICK
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def play_on(game: Game, moves: int = 10_000) -> Game:
     """Random legal moves through the service, by whoever must decide, until the game ends."""
     rng = random.Random(7)  # not the game's id: that differs between databases
     for _ in range(moves):
-        state = services.load_state(game)
+        state = states.load_state(game)
         if state.finished:
             break
         game = play(game, [random_choice(rng, game.engine.legal_actions(state)).to_json()])
@@ -69,7 +69,7 @@ def test_a_finished_games_record_replays_to_the_game_that_was_played(options):
     assert game.status == Game.Status.FINISHED
     record = round_trip(game)
     replayed = records.replay(record)
-    played = services.replay_game(game)
+    played = states.replay_game(game)
     engine = game.engine
     assert engine.view(replayed, None) == engine.view(played, None)
     assert replayed.returns() == played.returns()
@@ -100,7 +100,7 @@ def test_the_record_of_a_running_cathedral_game_replays_as_it_stands():
     record = round_trip(game)
     assert record.seed is None
     state = records.replay(record)
-    assert game.engine.view(state, None) == game.engine.view(services.load_state(game), None)
+    assert game.engine.view(state, None) == game.engine.view(states.load_state(game), None)
 
 
 def test_a_jester_colour_not_yet_revealed_is_in_neither_record_of_a_running_game():
@@ -112,7 +112,7 @@ def test_a_jester_colour_not_yet_revealed_is_in_neither_record_of_a_running_game
     )
     game = started_game(seed=seed, edition="2022")
     game = play(game, [a.to_json() for a in actions])
-    colour = basilica.legal_actions(services.load_state(game))[0].to_json()
+    colour = basilica.legal_actions(states.load_state(game))[0].to_json()
     game = play(game, [colour])
     exported = records.export(game)["actions"][-1]
     assert exported["action"] == {k: v for k, v in colour.items() if k != "color"}
@@ -122,7 +122,7 @@ def test_a_jester_colour_not_yet_revealed_is_in_neither_record_of_a_running_game
 def test_the_text_log_names_every_action_and_never_the_seed():
     game = play_on(started_game(seed=SEED, **GAMES["basilica"]))
     text = records.text_log(game)
-    log = game.engine.view(services.load_state(game), None)["log"]
+    log = game.engine.view(states.load_state(game), None)["log"]
     assert f"Game {game.pk}: {game.seat0.username} vs {game.seat1.username}" in text
     assert "Basilica, 2022 edition, with Festum Fatuorum" in text
     for entry in log:
@@ -136,7 +136,7 @@ def test_the_text_log_names_every_action_and_never_the_seed():
 def test_the_text_log_of_cathedral_tells_the_passes_too():
     game = play_on(started_game(make_user("ann"), seed=SEED, **GAMES["cathedral"]))
     text = records.text_log(game)
-    log = game.engine.view(services.load_state(game), None)["log"]
+    log = game.engine.view(states.load_state(game), None)["log"]
     for entry in log:
         assert entry["text"] in text
     assert "Cathedral, Tom Lehman's variant" in text
@@ -256,7 +256,7 @@ def test_an_imported_record_replays_to_the_same_final_state_and_rates_nobody():
     response = client_for(carl).post(reverse("games:import"), {"text": text})
     imported = Game.objects.get(imported=True)
     assert response.url == reverse("games:replay", args=[imported.pk])
-    assert services.replay_game(imported) == services.replay_game(game)
+    assert states.replay_game(imported) == states.replay_game(game)
     assert imported.seat0 is None
     assert imported.seat1 is None
     assert imported.names == [game.seat0.username, game.seat1.username]

@@ -11,7 +11,7 @@ from factories import make_user, play, play_randomly, started_game
 
 from games.engine import cathedral
 from games.models import Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_each_step_shows_the_position_after_that_many_actions(game_under_way):
     page = client.get(replay_url(game, 5)).text
     assert "Step 5 of 14" in page
     assert 'aria-current="step"' in page
-    state = services.replay_game(game, upto=5)
+    state = states.replay_game(game, upto=5)
     returns = state.returns()
     assert f"{game.seat0.username} {returns[0]}, {game.seat1.username} {returns[1]}" in page
     assert "Step 14 of 14" in client.get(replay_url(game, 99)).text
@@ -63,14 +63,14 @@ def test_each_step_shows_the_position_after_that_many_actions(game_under_way):
 
 def test_no_step_depends_on_what_a_player_or_spectator_may_not_know(game_under_way, monkeypatch):
     game = game_under_way
-    real = {step: services.replay_game(game, upto=step) for step in range(game.seq + 1)}
+    real = {step: states.replay_game(game, upto=step) for step in range(game.seq + 1)}
     other = {step: scrambled(state) for step, state in real.items()}
     for user in (game.seat0, game.seat1, make_user("spectator")):
         client = client_for(user)
         worlds = []
         for world in (real, other):
-            monkeypatch.setattr(services, "state_at", lambda _game, step, w=world: w[step])
-            monkeypatch.setattr(services, "load_state", lambda _game, w=world: w[game.seq])
+            monkeypatch.setattr(states, "state_at", lambda _game, step, w=world: w[step])
+            monkeypatch.setattr(states, "load_state", lambda _game, w=world: w[game.seq])
             worlds.append(every_step(client, game))
             monkeypatch.undo()
         assert worlds[0] == worlds[1], user.username
@@ -82,7 +82,7 @@ def test_a_finished_game_replays_for_anyone_with_the_stack_shown():
     assert game.status == Game.Status.FINISHED
     page = client_for(make_user("carl")).get(replay_url(game, 3)).text
     assert "everything is shown" in page
-    state = services.replay_game(game, upto=3)
+    state = states.replay_game(game, upto=3)
     if state.stack:
         assert "The stack, in the order it would have been drawn" in page
 
@@ -97,8 +97,8 @@ def test_stepping_far_into_a_long_game_replays_from_snapshots_not_from_the_start
     game = play_randomly(started_game(expansion=True, seed=3), 120)
     assert game.seq > 60
     far = game.seq - 10
-    services.forget_cached_states()
-    services.state_at(game, far)
+    states.forget_cached_states()
+    states.state_at(game, far)
     replays = []
     real = game.engine.replay
 
@@ -107,11 +107,11 @@ def test_stepping_far_into_a_long_game_replays_from_snapshots_not_from_the_start
         return real(options, seed, actions, check=check, start=start)
 
     monkeypatch.setattr(game.engine, "replay", counting)
-    state = services.state_at(game, far + 1)
+    state = states.state_at(game, far + 1)
     assert replays == [1]  # one action on from the snapshot just below
     assert len(state.history) == far + 1
     monkeypatch.undo()
-    assert state == services.replay_game(game, upto=far + 1)
+    assert state == states.replay_game(game, upto=far + 1)
 
 
 # -- since your last move ----------------------------------------------------------------------
@@ -142,8 +142,8 @@ def test_since_your_last_move_lists_the_others_moves_and_marks_exactly_the_cells
     page = client_for(alice).get(game.get_absolute_url()).text  # alice (Light) moved 3rd
     assert "Since your last move: 1 action" in page
     assert f"{reverse('games:replay', args=[game.pk])}?step=3" in page
-    before = cathedral.view(services.replay_game(game, upto=3), 0)
-    after = cathedral.view(services.load_state(game), 0)
+    before = cathedral.view(states.replay_game(game, upto=3), 0)
+    after = cathedral.view(states.load_state(game), 0)
     expected = {k for k, v in cathedral_cells(after).items() if cathedral_cells(before)[k] != v}
     marked = set(re.findall(r'class="cell[^"]*\bchanged\b[^"]*" data-cell="([A-J]\d+)"', page))
     assert marked == expected

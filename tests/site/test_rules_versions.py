@@ -17,7 +17,7 @@ from factories import game_from_log, make_staff, make_user, started_game
 
 from games.engine import basilica
 from games.models import Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def on_version(game: Game, version: str) -> Game:
     """The game as if it had been started before version 2 (or after): only its row changes."""
     Game.objects.filter(pk=game.pk).update(engine_version=version)
     game.refresh_from_db()
-    services.forget_cached_states()
+    states.forget_cached_states()
     return game
 
 
@@ -109,7 +109,7 @@ def test_the_admin_lists_and_reviews_each_games_rules_version():
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_the_basilica_page_shows_the_top_of_the_stack_in_every_version(version):
     game = on_version(started_game(), version)
-    state = services.load_state(game)
+    state = states.load_state(game)
     top = state.tiles[state.stack[-1]].to_json()
     drawn = stack_top_of(page(game))
     assert f"Top of the stack ({len(state.stack)} tiles)" in drawn
@@ -125,7 +125,7 @@ def test_the_basilica_page_shows_the_top_of_the_stack_in_every_version(version):
 
 def test_a_pushed_market_and_the_replay_show_the_top_of_the_stack_too():
     game = started_game()
-    state = services.load_state(game)
+    state = states.load_state(game)
     client = client_for(game.seat1)
     market = client.get(f"{game.get_absolute_url()}?partial=market", **HTMX).text
     assert f'data-tile="{state.stack[-1]}"' in stack_top_of(market)
@@ -143,13 +143,13 @@ def test_an_imported_record_of_version_1_is_replayed_by_it_with_the_top_of_the_s
     assert studied.engine_version == "1"
     replay = client.get(response["Location"], {"step": 1}).text
     assert version_named(replay) == "rules version 1"
-    state = services.state_at(studied, 1)
+    state = states.state_at(studied, 1)
     assert f'data-tile="{state.stack[-1]}"' in stack_top_of(replay)
 
 
 def test_nothing_below_the_top_of_the_stack_changes_the_page(monkeypatch):
     game = started_game()
-    real = services.load_state(game)
+    real = states.load_state(game)
     below_shuffled = real.copy()
     below_shuffled.stack = real.stack[-2::-1] + real.stack[-1:]
     top_swapped = real.copy()
@@ -158,7 +158,7 @@ def test_nothing_below_the_top_of_the_stack_changes_the_page(monkeypatch):
     assert top_swapped.stack[-1] != real.stack[-1]
 
     def page_of(state) -> str:
-        monkeypatch.setattr(services, "load_state", lambda _game: state)
+        monkeypatch.setattr(states, "load_state", lambda _game: state)
         text = re.sub(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+', "", page(game))
         monkeypatch.undo()
         return text
@@ -195,7 +195,7 @@ def test_a_version_1_game_is_played_on_by_version_1_through_its_page():
     game = started_game(expansion=True)
     # Stored before version 2 came: its row says version 1 before anyone moves.
     Game.objects.filter(pk=game.pk).update(engine_version="1", options=options.to_json(), seed=seed)
-    services.forget_cached_states()
+    states.forget_cached_states()
     for action in log:
         post_move(game, action.to_json())
     game.refresh_from_db()
@@ -209,7 +209,7 @@ def test_a_version_1_game_is_played_on_by_version_1_through_its_page():
     game.refresh_from_db()
     assert game.seq == len(log) + 1
     assert game.engine_version == "1"
-    state = services.load_state(game)
+    state = states.load_state(game)
     assert state.version == "1"
     assert state.history[-1]["action"]["type"] == "skip_altar"
     assert "No second altar" not in page(game, decider)

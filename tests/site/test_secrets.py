@@ -18,7 +18,7 @@ from factories import game_from_log, make_user, play_randomly, search_position, 
 
 from games.engine import basilica as engine
 from games.models import Game
-from games.play import services
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def viewers(game: Game):
 
 
 def rendered_in(world: engine.State, monkeypatch, viewer, game) -> dict[str, str]:
-    monkeypatch.setattr(services, "load_state", lambda _game: world)
+    monkeypatch.setattr(states, "load_state", lambda _game: world)
     pages = every_page(viewer, game)
     monkeypatch.undo()
     return pages
@@ -68,7 +68,7 @@ def game_under_way():
     """An expansion game with six tiles removed unseen, a few turns in (a fixed deal, so the
     position, and how many pick pages it offers, is the same on every run)."""
     game = play_randomly(started_game(expansion=True, remove_six=True, seed=20261122), 9)
-    while services.load_state(game).decision["kind"] != "main":
+    while states.load_state(game).decision["kind"] != "main":
         game = play_randomly(game, 1)
     return game
 
@@ -86,7 +86,7 @@ def test_no_page_depends_on_the_stack_below_its_top_the_removed_tiles_or_the_see
     game_under_way, monkeypatch
 ):
     game = game_under_way
-    real = services.load_state(game)
+    real = states.load_state(game)
     other = real.copy()
     # The top of the stack lies face up for everyone (RULINGS.md §3): only what is below it
     # is secret.
@@ -108,7 +108,7 @@ def test_no_page_depends_on_the_stack_below_its_top_the_removed_tiles_or_the_see
 
 def test_the_comparison_notices_a_change_a_viewer_may_see(game_under_way, monkeypatch):
     game = game_under_way
-    real = services.load_state(game)
+    real = states.load_state(game)
     richer = real.copy()
     richer.players[0].coins += 3
     seen = rendered_in(real, monkeypatch, game.seat1, game)
@@ -117,7 +117,7 @@ def test_the_comparison_notices_a_change_a_viewer_may_see(game_under_way, monkey
 
 def test_the_game_page_shows_the_top_of_the_stack_that_everyone_sees(game_under_way, monkeypatch):
     game = game_under_way
-    real = services.load_state(game)
+    real = states.load_state(game)
     other = real.copy()
     top = next(i for i in range(len(real.stack) - 1, -1, -1) if _face(real, i) != _face(real, -1))
     other.stack[-1], other.stack[top] = real.stack[top], real.stack[-1]
@@ -179,7 +179,7 @@ def test_the_player_choosing_and_a_spectator_do_not_see_the_opponents_jester_col
     jester_scoring, monkeypatch
 ):
     game = jester_scoring
-    real = services.load_state(game)
+    real = states.load_state(game)
     other = the_other_colour(real)
     chooser = game.player(real.to_decide)
     for who, user in {"chooser": chooser, "spectator": make_user("spectator")}.items():
@@ -189,7 +189,7 @@ def test_the_player_choosing_and_a_spectator_do_not_see_the_opponents_jester_col
 
 def test_the_player_who_chose_the_colour_sees_it(jester_scoring, monkeypatch):
     game = jester_scoring
-    real = services.load_state(game)
+    real = states.load_state(game)
     other = the_other_colour(real)
     picker = game.player(1 - real.to_decide)
     seen = rendered_in(real, monkeypatch, picker, game)
@@ -200,7 +200,7 @@ def test_the_player_who_chose_the_colour_sees_it(jester_scoring, monkeypatch):
 
 def test_the_log_says_a_colour_was_chosen_without_naming_it(jester_scoring):
     game = jester_scoring
-    chooser = game.player(services.load_state(game).to_decide)
+    chooser = game.player(states.load_state(game).to_decide)
     log = client_for(chooser).get(f"{game.get_absolute_url()}?partial=log", **HTMX).text
     assert "hose a colour for their Jester at" in log  # "Chose" in the log, "chose" in a summary
     assert "(hidden until the scoring)" in log

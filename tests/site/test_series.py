@@ -11,7 +11,7 @@ from django.urls import reverse
 from factories import lobby_form, make_user
 
 from games.models import Game
-from games.play import series, services
+from games.play import series, services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def open_series(alice, bob, length: int) -> Game:
 
 def finish(game: Game, rng: random.Random) -> Game:
     while game.status == Game.Status.ACTIVE:
-        state = services.load_state(game)
+        state = states.load_state(game)
         action = rng.choice(game.engine.legal_actions(state)).to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
     return game

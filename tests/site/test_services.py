@@ -7,7 +7,7 @@ from factories import first_legal, make_user, open_game, play, play_randomly, st
 
 from games.engine import basilica as engine
 from games.models import Action, Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_a_finished_game_takes_no_more_moves():
 
 def test_the_finished_game_records_its_winners_and_scores():
     game = play_randomly(started_game(seed=4), 500)
-    truth = services.replay_game(game)
+    truth = states.replay_game(game)
     assert game.winners == list(truth.outcome.winners)
     assert game.scores == list(truth.outcome.scores)
     assert game.termination == truth.outcome.termination
@@ -94,10 +94,10 @@ def test_the_finished_game_records_its_winners_and_scores():
 
 def test_the_cached_state_equals_a_fresh_replay_of_the_log():
     game = play_randomly(started_game(), 30)
-    cached = services.load_state(game)
-    assert services.load_state(game) is cached
-    services.forget_cached_states()
-    assert cached == services.replay_game(game)
+    cached = states.load_state(game)
+    assert states.load_state(game) is cached
+    states.forget_cached_states()
+    assert cached == states.replay_game(game)
     assert cached == engine.replay(
         game.engine_options, game.seed, [a.data for a in game.actions.all()], check=True
     )
@@ -107,12 +107,12 @@ def test_the_cache_follows_the_game_as_it_moves_on(django_capture_on_commit_call
     game = started_game()
     with django_capture_on_commit_callbacks(execute=True):
         game = play_randomly(game, 12)
-    assert services.load_state(game) == services.replay_game(game)
+    assert states.load_state(game) == states.replay_game(game)
 
 
 def test_the_replay_can_stop_after_any_action():
     game = play_randomly(started_game(), 5)
-    after_two = services.replay_game(game, upto=2)
+    after_two = states.replay_game(game, upto=2)
     assert len(after_two.history) == 2
     assert after_two == engine.replay(
         game.engine_options, game.seed, [a.data for a in game.actions.all()[:2]]

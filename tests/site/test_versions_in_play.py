@@ -12,7 +12,7 @@ from test_series import open_series
 
 from games.engine import engine_for
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def on_version_1(game: Game) -> Game:
     """The game as a version-1 game stored before version 2 came: set before its first move."""
     Game.objects.filter(pk=game.pk).update(engine_version="1")
     game.refresh_from_db()
-    services.forget_cached_states()
+    states.forget_cached_states()
     return game
 
 
@@ -29,7 +29,7 @@ def on_version_1(game: Game) -> Game:
 def test_a_new_game_is_played_by_todays_rules(kind):
     game = started_game(kind=kind)
     assert game.engine_version == engine_for(kind).VERSION == "2"
-    assert services.load_state(game).version == "2"
+    assert states.load_state(game).version == "2"
 
 
 @pytest.mark.parametrize("kind", ["basilica", "cathedral"])
@@ -38,7 +38,7 @@ def test_a_version_1_game_goes_on_by_version_1_to_its_end(kind):
     game = play_to_the_end(game, random.Random(4))
     assert game.status == Game.Status.FINISHED
     assert game.engine_version == "1"
-    replayed = services.replay_game(game)
+    replayed = states.replay_game(game)
     assert replayed.version == "1"
     assert list(replayed.outcome.scores) == game.scores
     # Its log is a legal game of version 1, checked action by action.
@@ -50,7 +50,7 @@ def test_a_version_1_game_goes_on_by_version_1_to_its_end(kind):
 def test_a_version_1_basilica_game_still_offers_what_version_1_allowed():
     game = on_version_1(started_game(expansion=True))
     game = play_randomly(game, 40, random.Random(2))
-    state = services.load_state(game)
+    state = states.load_state(game)
     assert state.version == "1"
     assert game.engine.legal_actions(state) == engine_for("basilica").legal_actions(state)
 
@@ -62,7 +62,7 @@ def test_a_rematch_of_a_version_1_game_is_played_by_todays_rules():
     game = services.offer_rematch(game, bob)
     rematch = services.answer_rematch(game, alice, accept=True)
     assert rematch.engine_version == "2"
-    assert services.load_state(rematch).version == "2"
+    assert states.load_state(rematch).version == "2"
 
 
 def test_the_next_game_of_a_series_keeps_the_rules_the_series_began_with():
@@ -71,4 +71,4 @@ def test_the_next_game_of_a_series_keeps_the_rules_the_series_began_with():
     first = play_to_the_end(first, random.Random(5))
     second = Game.objects.get(series=first.series, series_number=2)
     assert second.engine_version == "1"
-    assert services.load_state(second).version == "1"
+    assert states.load_state(second).version == "1"

@@ -14,7 +14,7 @@ import json
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
 from games.models import Game
-from games.play import services
+from games.play import states
 
 
 def label(col: int, row: int) -> str:
@@ -51,7 +51,7 @@ def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
     mine = mine and not base.get("replay")
     legal = _placements(rules.legal_actions(state)) if mine else {}
     picked = _parse_pick(pick, legal)
-    before = rules.view(services.load_run_start(game, state, seat), seat)
+    before = rules.view(states.load_run_start(game, state, seat), seat)
     changed = _changed_cells(before, seen)
     return {
         "view": seen,

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import tasks
 from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
-from games.play import services, timing
+from games.play import services, states, timing
 
 
 def median_ms(samples: list[float]) -> float:
@@ -95,7 +95,7 @@ class Command(BaseCommand):
         settings = services.GameSettings(first="me", time_control="30+20")
         game = services.accept_game(services.create_game(ann, settings), bob)
         rng = random.Random(3)
-        state, actions = services.load_state(game), []
+        state, actions = states.load_state(game), []
         while not state.finished and len(actions) < 80:
             actions.append(rng.choice(engine.legal_actions(state)))
             state = engine.apply_action(state, actions[-1])

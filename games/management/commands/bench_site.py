@@ -18,7 +18,7 @@ from django.test import Client
 from django.test.utils import setup_test_environment
 
 from games.engine import basilica as engine
-from games.play import services
+from games.play import services, states
 
 
 def percentile(samples: list[float], share: float) -> float:
@@ -67,7 +67,7 @@ class Command(BaseCommand):
         game = services.accept_game(game, bob)
         rng = random.Random(rng_seed)
         while play and game.status == "active":
-            state = services.load_state(game)
+            state = states.load_state(game)
             action = rng.choice(engine.legal_actions(state)).to_json()
             game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
         return game
@@ -93,7 +93,7 @@ class Command(BaseCommand):
             return replays.replay(request, game.pk)
 
         get(0)  # the templates compiled once, as in a running server
-        services.forget_cached_states()
+        states.forget_cached_states()
         rng = random.Random(11)
         steps = [rng.randrange(game.seq + 1) for _ in range(20)]
         steps += list(range(game.seq + 1)) + list(range(game.seq, -1, -1))
@@ -134,7 +134,7 @@ class Command(BaseCommand):
             game.refresh_from_db()
             if game.status != "active":
                 break
-            state = services.load_state(game)
+            state = states.load_state(game)
             client = clients[state.to_decide]
             start = time.perf_counter()
             client.get(url)
@@ -149,7 +149,7 @@ class Command(BaseCommand):
             move.append(time.perf_counter() - start)
             assert response.status_code == 200, response.status_code
             start = time.perf_counter()
-            services.replay_game(game)
+            states.replay_game(game)
             replay.append(time.perf_counter() - start)
         game.refresh_from_db()
         self.stdout.write(f"moves played: {len(move)} (game {game.status}, seq {game.seq})")

@@ -27,7 +27,7 @@ from django.test import Client
 
 from games.engine import basilica as engine
 from games.models import Action, Game
-from games.play import services
+from games.play import services, states
 
 PASSWORD = "a long enough password 1"
 
@@ -63,7 +63,7 @@ def random_action(state, rng: random.Random):
 
 def any_move(game: Game, rng: random.Random) -> tuple[User, dict]:
     """Who decides now, and a legal action for them."""
-    state = services.load_state(game)
+    state = states.load_state(game)
     return game.player(state.to_decide), random_action(state, rng).to_json()
 
 
@@ -83,7 +83,7 @@ def with_log(game: Game, actions: list) -> Game:
     )
     Game.objects.filter(pk=game.pk).update(seq=len(actions), to_decide=state.to_decide)
     game.refresh_from_db()
-    services.load_state(game)
+    states.load_state(game)
     return game
 
 
@@ -98,7 +98,7 @@ def mover(game: Game, done: int, actions: list):
 
     def move() -> float:
         index = next(played)
-        state = services.load_state(game)
+        state = states.load_state(game)
         form = {"action": json.dumps(actions[index].to_json()), "seq": index}
         client = clients[game.player(state.to_decide).pk]
         start = time.perf_counter()
@@ -177,7 +177,7 @@ class Command(BaseCommand):
                 break
             seed, actions = number + 1, []
             early = new_game(f"growth{number}e", expansion=True, seed=seed)
-            state, rng = services.load_state(early), random.Random(number)
+            state, rng = states.load_state(early), random.Random(number)
             while not state.finished:
                 actions.append(random_action(state, rng))
                 state = engine.apply_action(state, actions[-1])

@@ -25,7 +25,7 @@ from games.archive import records
 from games.archive.record_views import _store as store_record  # the import page's own storing
 from games.engine import versions
 from games.models import Game
-from games.play import services
+from games.play import services, states
 
 # Every option set the lobby offers, by kind.
 OPTION_SETS = {
@@ -92,7 +92,7 @@ def started(ann, bob, kind: str, choices: dict, version: str, ending: str, rng) 
     if version != kinds.get(kind).engine.VERSION:
         fields["engine_version"] = version
     Game.objects.filter(pk=game.pk).update(**fields)
-    services.forget_cached_states()
+    states.forget_cached_states()
     return services.accept_game(Game.objects.get(pk=game.pk), bob)
 
 
@@ -114,7 +114,7 @@ def play(game: Game, rng: random.Random, moves: int | None) -> Game:
     """Random legal moves through ``submit_action``: ``moves`` of them, or to the end."""
     done = 0
     while game.status == Game.Status.ACTIVE and (moves is None or done < moves):
-        state = services.load_state(game)
+        state = states.load_state(game)
         actions = game.engine.legal_actions(state)
         kind = rng.choice(sorted({a.kind for a in actions}))  # so that orders get played too
         action = rng.choice([a for a in actions if a.kind == kind])
