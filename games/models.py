@@ -179,20 +179,6 @@ class Game(models.Model):
         return self.engine.TITLE
 
     @property
-    def summary(self) -> str:
-        """The game and its options in a few words: "Basilica, 2022 edition, with Festum…"."""
-        from games import kinds  # the kinds' presenters import this module
-
-        return kinds.of(self).describe(self.options)
-
-    @property
-    def first_role(self) -> str:
-        """Who takes the game's first role, in its words: "ann moves first"."""
-        from games import kinds
-
-        return kinds.of(self).first_role(self.options, self.seat0.username if self.seat0 else "?")
-
-    @property
     def clock_control(self) -> TimeControl:
         return TimeControl.parse(self.time_control)
 

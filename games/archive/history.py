@@ -185,7 +185,7 @@ def csv_line(request: HttpRequest, row: dict) -> list:
         game.pk,
         request.build_absolute_uri(game.get_absolute_url()),
         game.kind,
-        game.summary,
+        kinds.summary(game),
         row["opponent"].username if row["opponent"] else "",
         row["first_mover"],
         row["result"],

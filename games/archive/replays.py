@@ -1,4 +1,4 @@
-"""The replay of a game, step by step, and "since your last move".
+"""The replay of a game, step by step.
 
 A step is a number of actions from the start (0: the new game). Each step is shown through the
 engine: the viewer's own ``view`` while the game runs (a player sees what they saw then, a
@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from games.models import Game
 from games.play import states
+from games.web.presenters import game_context
 
 REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
 
@@ -30,8 +31,6 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         step = game.seq
     step = max(0, min(step, game.seq))
-    from games.web.presenters import game_context  # the page's context uses since_your_last_move
-
     state = states.state_at(game, step)
     context = game_context(game, state, request.user, replay=True, reveal=game.over)
     context.update(replay_context(game, context, step))
@@ -74,22 +73,3 @@ def replay_context(game: Game, context: dict, step: int) -> dict:
             f"{context['kind'].template}#{name}" for name in context["kind"].replay_partials
         ],
     }
-
-
-def since_your_last_move(game: Game, state, seat: int | None, seen: dict, kind, names) -> dict:
-    """For a player: what the others did since their last action, and where its replay starts."""
-    if seat is None:
-        return {}
-    start = states.since_start(state, seat)
-    history = state.history
-    if start == len(history) or all(h["player"] == seat for h in history[start:]):
-        return {}
-    if not any(h["player"] == seat for h in history[:start]):
-        return {}  # the player has not moved yet: the last move says it all
-    entries = [
-        kind.describe_entry(entry, seen, names)
-        for entry in seen["log"]
-        if entry.get("seq") and entry["seq"] > start and entry.get("kind", "place") != "pass"
-    ]
-    url = reverse("games:replay", args=[game.pk])
-    return {"count": len(history) - start, "entries": entries, "url": f"{url}?step={start}"}

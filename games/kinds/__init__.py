@@ -26,8 +26,9 @@ class GameKind:
     key: str
     engine: GameEngine
     template: str  # the game page; its partials are what HTMX requests and pushes render
-    page_context: Callable[..., dict]  # (game, state, base context, pick) -> the kind's part
-    options_form: type  # a Django form of the kind's options: see games.forms.NewGameForm
+    # (game, state, the state its changes are marked from, base context, pick) -> the kind's part
+    page_context: Callable[..., dict]
+    options_form: type  # a Django form of the kind's options: see games.kinds.forms.NewGameForm
     new_options: Callable[[dict, int], Any]  # (the form's choices, seat of the first role)
     describe: Callable[[dict], str]  # stored options -> "Basilica, 2022 edition, with …"
     first_role: Callable[[dict, str], str]  # (stored options, seat 0's name) -> "ann moves first"
@@ -70,6 +71,16 @@ def get(key: str) -> GameKind:
 
 def of(game) -> GameKind:
     return get(game.kind)
+
+
+def summary(game) -> str:
+    """The game and its options in a few words: "Basilica, 2022 edition, with Festum…"."""
+    return of(game).describe(game.options)
+
+
+def first_role(game) -> str:
+    """Who takes the game's first role, in its words: "ann moves first"."""
+    return of(game).first_role(game.options, game.seat0.username if game.seat0 else "?")
 
 
 def all_kinds() -> list[GameKind]:

@@ -5,10 +5,11 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from games import kinds
-from games.archive import replays
 from games.models import Game, PlayerSettings
-from games.play import referee, series, services, timing, vacation
+from games.play import referee, series, services, states, timing, vacation
 from games.ratings import service as ratings
 
 
@@ -59,9 +60,10 @@ def game_context(
             and game.allows_hints()
         ),
     }
-    context = {**base, **base["kind"].page_context(game, state, base, pick)}
+    before = states.load_run_start(game, state, seat)  # what the page marks as changed
+    context = {**base, **base["kind"].page_context(game, state, before, base, pick)}
     if not replay:
-        context["since"] = replays.since_your_last_move(
+        context["since"] = since_your_last_move(
             game, state, seat, context["view"], base["kind"], base["names"]
         )
     if ending:
@@ -113,3 +115,22 @@ def rematch_state(game: Game, seat: int | None) -> dict:
     if offered is None:
         return {"can_offer": True, "declined": game.rematch_declined}
     return {"offered_by_me": offered == seat, "offered_to_me": offered != seat}
+
+
+def since_your_last_move(game: Game, state, seat: int | None, seen: dict, kind, names) -> dict:
+    """For a player: what the others did since their last action, and where its replay starts."""
+    if seat is None:
+        return {}
+    start = states.since_start(state, seat)
+    history = state.history
+    if start == len(history) or all(h["player"] == seat for h in history[start:]):
+        return {}
+    if not any(h["player"] == seat for h in history[:start]):
+        return {}  # the player has not moved yet: the last move says it all
+    entries = [
+        kind.describe_entry(entry, seen, names)
+        for entry in seen["log"]
+        if entry.get("seq") and entry["seq"] > start and entry.get("kind", "place") != "pass"
+    ]
+    url = reverse("games:replay", args=[game.pk])
+    return {"count": len(history) - start, "entries": entries, "url": f"{url}?step={start}"}

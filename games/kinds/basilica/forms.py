@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games.web.forms import NewGameForm
+from games.kinds.forms import NewGameForm
 
 
 class BasilicaForm(NewGameForm):

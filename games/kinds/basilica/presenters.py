@@ -11,7 +11,6 @@ from games.engine.basilica.state import WIDTH
 from games.kinds.basilica import help, story
 from games.kinds.basilica.choices import Choices, label, offer, parse_pick
 from games.models import Game
-from games.play import states
 
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
@@ -42,8 +41,11 @@ PAID_EFFECTS = {
 }
 
 
-def page_context(game: Game, state: engine.State, base: dict, pick: str | None) -> dict:
-    """Basilica's part of the game page for the viewer of ``base`` (the platform's part)."""
+def page_context(
+    game: Game, state: engine.State, before: engine.State, base: dict, pick: str | None
+) -> dict:
+    """Basilica's part of the game page for the viewer of ``base`` (the platform's part);
+    what changed since ``before`` is marked."""
     seat, names = base["seat"], base["names"]
     shown = _shown(game.engine, base, seat)
     seen = shown(state)
@@ -52,7 +54,6 @@ def page_context(game: Game, state: engine.State, base: dict, pick: str | None) 
     if deciding and not base.get("replay"):
         confirm = base["prefs"].confirms(live=game.clock_control.live)
         choices = offer(game.engine.legal_actions(state), parse_pick(pick), confirm=confirm)
-    before = states.load_run_start(game, state, seat)
     changed = last_move(shown(before), seen, names)
     return {
         "view": seen,

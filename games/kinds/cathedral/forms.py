@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from django import forms
 
-from games.web.forms import NewGameForm
+from games.kinds.forms import NewGameForm
 
 
 class CathedralForm(NewGameForm):

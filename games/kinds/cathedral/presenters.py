@@ -14,7 +14,6 @@ import json
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
 from games.models import Game
-from games.play import states
 
 
 def label(col: int, row: int) -> str:
@@ -43,7 +42,9 @@ def named(text: str, player: int | None, seen: dict, names: list[str]) -> str:
     return text
 
 
-def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
+def page_context(game: Game, state, before, base: dict, pick: str | None) -> dict:
+    """Cathedral's part of the game page for the viewer of ``base`` (the platform's part);
+    what changed since the state ``before`` is marked."""
     seat, names = base["seat"], base["names"]
     rules = game.engine  # the engine of the game's own version
     seen = rules.view(state, seat)
@@ -51,7 +52,7 @@ def page_context(game: Game, state, base: dict, pick: str | None) -> dict:
     mine = mine and not base.get("replay")
     legal = _placements(rules.legal_actions(state)) if mine else {}
     picked = _parse_pick(pick, legal)
-    before = rules.view(states.load_run_start(game, state, seat), seat)
+    before = rules.view(before, seat)
     changed = _changed_cells(before, seen)
     return {
         "view": seen,
