@@ -38,6 +38,7 @@ sweep: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 fmt: install
 	$(VENV)/bin/ruff format .
