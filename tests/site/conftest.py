@@ -3,9 +3,7 @@ from __future__ import annotations
 import pytest
 import time_machine
 from django.core.cache import cache
-from django.http import HttpRequest
-from django.test import Client
-from factories import PASSWORD, START
+from factories import START
 
 from games.play import states
 
@@ -30,13 +28,6 @@ def fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
-
-
-def client_for(user) -> Client:
-    # Logged in as the login page would (django-axes checks every password against a request).
-    client = Client()
-    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
-    return client
 
 
 @pytest.fixture

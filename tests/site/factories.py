@@ -8,6 +8,8 @@ import random
 from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
+from django.http import HttpRequest
+from django.test import Client
 
 from games.engine import basilica as engine
 from games.models import Action, Game, PlayerSettings
@@ -142,3 +144,10 @@ def search_position(options: engine.Options, wanted, seeds=range(500)):
             actions.append(random_choice(rng, engine.legal_actions(state)))
             state = engine.apply_action(state, actions[-1])
     raise LookupError("no random game reached the position")
+
+
+def client_for(user) -> Client:
+    # Logged in as the login page would (django-axes checks every password against a request).
+    client = Client()
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
+    return client

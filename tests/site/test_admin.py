@@ -7,10 +7,9 @@ import json
 import re
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
 from django.utils.html import escape
-from factories import make_staff, make_user, open_game, play_randomly, started_game
+from factories import client_for, make_staff, make_user, open_game, play_randomly, started_game
 
 from games.models import Game
 from games.play import states

@@ -7,9 +7,8 @@ import random
 import re
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import lobby_form, make_user, started_game
+from factories import client_for, lobby_form, make_user, started_game
 
 from games.engine import cathedral as engine
 from games.models import Action, Game

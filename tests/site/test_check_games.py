@@ -10,12 +10,11 @@ import random
 from datetime import timedelta
 
 import pytest
-from conftest import client_for
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
-from factories import make_user, open_game
+from factories import client_for, make_user, open_game
 
 from games.archive import records
 from games.management.commands import check_games

@@ -10,11 +10,10 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from conftest import client_for
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from factories import lobby_form, make_user, started_game
+from factories import client_for, lobby_form, make_user, started_game
 
 from games import bots, tasks
 from games.models import Action, Computer, Game

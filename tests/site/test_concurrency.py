@@ -15,10 +15,9 @@ from contextlib import contextmanager
 from functools import partial
 
 import pytest
-from conftest import client_for
 from django.db import connection, connections
 from django.urls import reverse
-from factories import first_legal, started_game
+from factories import client_for, first_legal, started_game
 
 from games.models import Action, Game
 from games.play import services

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import client_for
 from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.urls import reverse
-from factories import make_user, started_game
+from factories import client_for, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,9 @@ import random
 import re
 
 import pytest
-from conftest import client_for
 from django.template import engines
 from django.test import Client
-from factories import make_user, random_choice, started_game
+from factories import client_for, make_user, random_choice, started_game
 
 from games.engine import basilica as engine
 from games.models import PlayerSettings

@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import client_for
 from django.test import Client
-from factories import make_staff, started_game
+from factories import client_for, make_staff, started_game
 
 pytestmark = pytest.mark.django_db
 

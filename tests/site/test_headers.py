@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import make_staff, play_randomly, started_game
+from factories import client_for, make_staff, play_randomly, started_game
 
 pytestmark = pytest.mark.django_db
 

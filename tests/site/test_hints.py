@@ -4,9 +4,8 @@ before accepting; never in a rated game."""
 from __future__ import annotations
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import lobby_form, make_user, open_game
+from factories import client_for, lobby_form, make_user, open_game
 
 from games.models import Game
 from games.play import services

@@ -10,10 +10,9 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import first_legal, make_staff, make_user, play, started_game
+from factories import client_for, first_legal, make_staff, make_user, play, started_game
 
 from games import kinds
 from games.models import Game

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import client_for
 from django.contrib.staticfiles import finders
 from django.urls import reverse
-from factories import make_user, open_game
+from factories import client_for, make_user, open_game
 from test_headers import inline_code, policy
 
 pytestmark = pytest.mark.django_db

@@ -5,10 +5,9 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import lobby_form, make_user, open_game, started_game
+from factories import client_for, lobby_form, make_user, open_game, started_game
 
 from games.models import Game
 

@@ -6,12 +6,11 @@ import json
 import random
 
 import pytest
-from conftest import client_for
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
-from factories import first_legal, make_user, play_randomly, started_game
+from factories import client_for, first_legal, make_user, play_randomly, started_game
 
 from games.engine import basilica as engine
 from games.kinds.basilica import story

@@ -12,10 +12,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import finished_game, first_legal, make_staff, make_user, play, started_game
+from factories import (
+    client_for,
+    finished_game,
+    first_legal,
+    make_staff,
+    make_user,
+    play,
+    started_game,
+)
 
 from games import tasks
 from games.correspondence import notify

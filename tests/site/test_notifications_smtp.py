@@ -12,9 +12,8 @@ import socket
 
 import pytest
 from aiosmtpd.controller import Controller
-from conftest import client_for
 from django.urls import reverse
-from factories import make_user, play, started_game
+from factories import client_for, make_user, play, started_game
 
 from games.engine import basilica as engine
 from games.models import Notification

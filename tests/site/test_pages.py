@@ -7,12 +7,11 @@ import datetime
 import re
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
-from factories import finished_game, make_user, open_game, play_randomly, started_game
+from factories import client_for, finished_game, make_user, open_game, play_randomly, started_game
 
 from games.engine.basilica import view
 from games.engine.basilica.components import ASSUMED

@@ -7,8 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import client_for
-from factories import make_staff, make_user, started_game
+from factories import client_for, make_staff, make_user, started_game
 
 from games import kinds
 from games.engine import KINDS as ENGINES

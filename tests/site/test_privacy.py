@@ -4,10 +4,9 @@ nowhere, not in the lobby, a profile, a list, a page or an answer that differs f
 from __future__ import annotations
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import finished_game, make_staff, make_user, open_game, started_game
+from factories import client_for, finished_game, make_staff, make_user, open_game, started_game
 
 from games.models import Game
 

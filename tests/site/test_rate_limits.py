@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import client_for
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
-from factories import PASSWORD, lobby_form, make_staff, make_user
+from factories import PASSWORD, client_for, lobby_form, make_staff, make_user
 
 from games.models import Game
 

@@ -87,8 +87,8 @@ def test_a_resignation_moves_both_ratings_once(calendar, ann, bob):
 
 
 def test_the_game_page_tells_the_rating_changes(calendar, ann, bob):
-    from conftest import client_for
     from django.urls import reverse
+    from factories import client_for
 
     game = rated_game(ann, bob)
     services.resign(game, bob)
@@ -301,8 +301,8 @@ def test_a_game_in_play_decided_by_the_referee_is_rated_at_once(calendar, ann, b
 
 
 def test_the_admin_says_a_corrected_rated_game_needs_a_recompute(calendar, ann, bob):
-    from conftest import client_for
     from django.urls import reverse
+    from factories import client_for
 
     game = rated_game(ann, bob)
     services.resign(game, bob)

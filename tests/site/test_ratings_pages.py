@@ -9,11 +9,10 @@ import time
 from datetime import timedelta
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import lobby_form, make_staff, make_user, open_game, started_game
+from factories import client_for, lobby_form, make_staff, make_user, open_game, started_game
 
 from games.models import Computer, Game, Rating
 from games.play import services

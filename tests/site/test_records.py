@@ -9,10 +9,10 @@ import json
 import random
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
 from factories import (
+    client_for,
     make_staff,
     make_user,
     open_game,

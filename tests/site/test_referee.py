@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from conftest import client_for
 from django.urls import reverse
 from factories import (
+    client_for,
     finished_game,
     first_legal,
     lobby_form,

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import make_user, play, play_randomly, started_game
+from factories import client_for, make_user, play, play_randomly, started_game
 
 from games.engine import cathedral
 from games.models import Game

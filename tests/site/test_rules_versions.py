@@ -11,9 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import game_from_log, make_staff, make_user, started_game
+from factories import client_for, game_from_log, make_staff, make_user, started_game
 
 from games.engine import basilica
 from games.models import Game

@@ -12,9 +12,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import game_from_log, make_user, play_randomly, search_position, started_game
+from factories import (
+    client_for,
+    game_from_log,
+    make_user,
+    play_randomly,
+    search_position,
+    started_game,
+)
 
 from games.engine import basilica as engine
 from games.models import Game

@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import lobby_form, make_user
+from factories import client_for, lobby_form, make_user
 
 from games.models import Game
 from games.play import series, services, states

@@ -10,9 +10,8 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from conftest import client_for
 from django.urls import reverse
-from factories import START, first_legal, player, started_game
+from factories import START, client_for, first_legal, player, started_game
 from test_concurrency import in_threads, threads_on_a_file_copy
 
 from games import tasks

@@ -13,12 +13,12 @@ import re
 from datetime import timedelta
 
 import pytest
-from conftest import client_for
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from factories import (
     START,
+    client_for,
     first_legal,
     game_from_log,
     make_user,

@@ -7,8 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import client_for
-from factories import START, first_legal, make_user, started_game, user_deciding
+from factories import START, client_for, first_legal, make_user, started_game, user_deciding
 
 from games import tasks
 from games.models import Game, PlayerSettings, Vacation

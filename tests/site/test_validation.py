@@ -8,9 +8,8 @@ import logging
 import resource
 
 import pytest
-from conftest import client_for
 from django.urls import reverse
-from factories import started_game
+from factories import client_for, started_game
 
 from games.models import Action
 from games.web.validation import MOVE_BODY_MAX

@@ -7,10 +7,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import client_for
 from django.test import Client
 from django.urls import reverse
-from factories import finished_game, make_user, open_game, play_randomly, started_game
+from factories import client_for, finished_game, make_user, open_game, play_randomly, started_game
 
 from games.models import Game
 
