@@ -25,6 +25,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+class Ending:
+    """The words ``Game.termination`` keeps for an ending off the board; an ending by the rules
+    keeps the engine's own word ("exhaustion", "all_placed"...)."""
+
+    TIMEOUT = "timeout"
+    RESIGNATION = "resignation"
+    ABORTED = "aborted"  # by a player, before their own first move
+    ABANDONED = "abandoned"  # a player made no first move in time
+    REFEREE = "referee"
+    NO_RESULT = (ABORTED, ABANDONED)
+    BY_HAND = (RESIGNATION, ABORTED)  # chosen by the player who ended the game
+
+
 class GameQuerySet(models.QuerySet):
     def involving(self, user) -> GameQuerySet:
         return self.filter(Q(seat0=user) | Q(seat1=user))

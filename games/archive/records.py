@@ -19,7 +19,7 @@ from games import kinds
 from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
-from games.models import Game
+from games.models import Ending, Game
 from games.play.services import ENDINGS, ending_words
 from games.play.states import load_state
 
@@ -399,7 +399,7 @@ def _check_result(result: dict, state: GameState) -> None:
             f"the record's scores are {result['scores']}, but its actions give "
             f"{list(state.returns())}"
         )
-    winners_expected = 0 if termination in ("aborted", "abandoned") else 1
+    winners_expected = 0 if termination in Ending.NO_RESULT else 1
     if len(result["winners"]) != winners_expected:
         raise RecordError(f"a game ended by {termination} has {winners_expected} winner(s)")
 

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import clock, events
-from games.models import Game, GameVisit, Notification, PlayerSettings
+from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
 from games.play import computer, timing
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def still_due(kind: str, game: Game, seat: int, seq: int) -> bool:
         return game.status == Game.Status.ACTIVE and game.seq == seq and game.to_decide == seat
     if kind == Kind.GAME_OVER:
         # Who resigned or aborted by hand knows it already.
-        by_hand = game.termination in ("resignation", "aborted") and game.ended_by == seat
+        by_hand = game.termination in Ending.BY_HAND and game.ended_by == seat
         return game.over and not by_hand
     if kind == Kind.REMATCH_OFFERED:
         return game.rematch_offered_by == 1 - seat and not hasattr(game, "rematch")

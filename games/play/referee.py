@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, RefereeDecision
+from games.models import Ending, Game, RefereeDecision
 from games.play import services
 from games.ratings import service as ratings
 
-TERMINATION = "referee"
+TERMINATION = Ending.REFEREE
 
 
 class RefereeRefused(ValueError):

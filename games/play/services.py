@@ -18,7 +18,7 @@ from django.utils import timezone
 from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
-from games.models import Action, Game, Series
+from games.models import Action, Ending, Game, Series
 from games.play import states, timing, vacation
 from games.ratings import service as ratings
 from games.terms import GameSettings
@@ -213,10 +213,10 @@ def changed_on_commit(game: Game, by: int | None = None, state: GameState | None
 # -- how a game ends besides its last move ------------------------------------------------------
 
 ENDINGS = {
-    "timeout": "{loser} ran out of time: {winner} wins.",
-    "resignation": "{loser} resigned: {winner} wins.",
-    "aborted": "The game was aborted by {loser} before it really began: no result.",
-    "abandoned": "The game was aborted: {loser} made no first move in time. No result.",
+    Ending.TIMEOUT: "{loser} ran out of time: {winner} wins.",
+    Ending.RESIGNATION: "{loser} resigned: {winner} wins.",
+    Ending.ABORTED: "The game was aborted by {loser} before it really began: no result.",
+    Ending.ABANDONED: "The game was aborted: {loser} made no first move in time. No result.",
 }
 
 
@@ -231,7 +231,7 @@ def ending_words(game: Game) -> str:
 
 def _end(game: Game, termination: str, ended_by: int) -> None:
     """End a locked game: a loss for ``ended_by``, or no result for an abort."""
-    aborted = termination in ("aborted", "abandoned")
+    aborted = termination in Ending.NO_RESULT
     game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
     game.termination = termination
     game.ended_by = ended_by
@@ -279,7 +279,7 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
     ):
         timing.refresh_deadline(game, now)
         return False
-    _end(game, "timeout" if began else "abandoned", seat)
+    _end(game, Ending.TIMEOUT if began else Ending.ABANDONED, seat)
     return True
 
 
@@ -317,7 +317,7 @@ def resign(game: Game, user) -> Game:
     def refusal(game: Game, seat: int) -> str:
         return "" if game.status == Game.Status.ACTIVE else "this game is already over"
 
-    return _ended_by_player(game, user, "resign", "resignation", refusal)
+    return _ended_by_player(game, user, "resign", Ending.RESIGNATION, refusal)
 
 
 def can_abort(game: Game, seat: int | None) -> bool:
@@ -336,7 +336,7 @@ def abort(game: Game, user) -> Game:
             return ""
         return "a game can be aborted only before your own first move"
 
-    return _ended_by_player(game, user, "abort", "aborted", refusal)
+    return _ended_by_player(game, user, "abort", Ending.ABORTED, refusal)
 
 
 # -- rematch ------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import KINDS, engine_for, versions
-from games.models import Action, Game
+from games.models import Action, Ending, Game
 from games.play.services import ENDINGS
 
 CHUNK = 500  # games whose logs are read in one query
@@ -41,7 +41,7 @@ FIELDS = (
     "ended_by",
     "imported",
 )
-ABORTS = ("aborted", "abandoned")  # the endings off the board that give no result (services._end)
+ABORTS = Ending.NO_RESULT  # the endings off the board that give no result (services._end)
 
 Log = list[tuple[int, int, dict]]  # (seq, seat, action) of each stored action, in order
 
