@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -461,57 +462,78 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 # -- settings: notifications and vacation ------------------------------------------------------
 
 
+# -- the player's settings: one page, and one view for each of its forms ------------------------
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def player_settings(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":  # a page from before each form had its own address
+        messages.error(request, _("That form was not one of this page's: reload the page."))
+        return redirect("settings")
+    return _settings_page(request)
+
+
+def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
+    """The settings page, with ``bound`` (a form sent back with its errors) in its place."""
     row = vacation.settings_for(request.user)
-    form = NotificationSettingsForm(instance=row)
-    play = PlaySettingsForm(instance=row)
-    leave = VacationForm()
-    if request.method == "POST":
-        what = request.POST.get("what")
-        if what == "notifications":
-            form = NotificationSettingsForm(request.POST, instance=row)
-            if form.is_valid():
-                form.save()
-                messages.info(request, "Your notification settings are saved.")
-                return redirect("settings")
-        elif what == "play":
-            play = PlaySettingsForm(request.POST, instance=row)
-            if play.is_valid():
-                play.save()
-                messages.info(request, "Your settings of play are saved.")
-                return redirect("settings")
-        elif what == "vacation":
-            leave = VacationForm(request.POST)
-            if leave.is_valid():
-                try:
-                    started = vacation.start(request.user, leave.cleaned_data["days"])
-                except ValueError as error:
-                    leave.add_error("days", str(error))
-                else:
-                    messages.info(
-                        request, f"You are on vacation until {started.ends_at:%Y-%m-%d %H:%M} UTC."
-                    )
-                    return redirect("settings")
-        elif what == "end-vacation":
-            vacation.end(request.user)
-            messages.info(request, "Your vacation is over: your clocks run again.")
-            return redirect("settings")
-        else:
-            messages.error(request, "That form was not one of this page's: reload the page.")
-            return redirect("settings")
     context = {
-        "form": form,
-        "play": play,
-        "leave": leave,
-        "allowance": vacation.settings_for(request.user).vacation_days,
+        "form": NotificationSettingsForm(instance=row),
+        "play": PlaySettingsForm(instance=row),
+        "leave": VacationForm(),
+        **bound,
+        "allowance": row.vacation_days,
         "settings_start": settings.VACATION_START_DAYS,
         "on_vacation": vacation.current(request.user),
         "recent": request.user.notifications.select_related("game")[:20],
     }
-    status = 400 if form.errors or play.errors or leave.errors else 200
-    return render(request, "games/settings.html", context, status=status)
+    return render(request, "games/settings.html", context, status=400 if bound else 200)
+
+
+@require_POST
+@login_required
+def save_notification_settings(request: HttpRequest) -> HttpResponse:
+    form = NotificationSettingsForm(request.POST, instance=vacation.settings_for(request.user))
+    if not form.is_valid():
+        return _settings_page(request, form=form)
+    form.save()
+    messages.info(request, _("Your notification settings are saved."))
+    return redirect("settings")
+
+
+@require_POST
+@login_required
+def save_play_settings(request: HttpRequest) -> HttpResponse:
+    play = PlaySettingsForm(request.POST, instance=vacation.settings_for(request.user))
+    if not play.is_valid():
+        return _settings_page(request, play=play)
+    play.save()
+    messages.info(request, _("Your settings of play are saved."))
+    return redirect("settings")
+
+
+@require_POST
+@login_required
+def start_vacation(request: HttpRequest) -> HttpResponse:
+    leave = VacationForm(request.POST)
+    if leave.is_valid():
+        try:
+            started = vacation.start(request.user, leave.cleaned_data["days"])
+        except ValueError as error:
+            leave.add_error("days", str(error))
+        else:
+            until = f"{started.ends_at:%Y-%m-%d %H:%M}"
+            messages.info(request, _("You are on vacation until %(until)s UTC.") % {"until": until})
+            return redirect("settings")
+    return _settings_page(request, leave=leave)
+
+
+@require_POST
+@login_required
+def end_vacation(request: HttpRequest) -> HttpResponse:
+    vacation.end(request.user)
+    messages.info(request, _("Your vacation is over: your clocks run again."))
+    return redirect("settings")
 
 
 @csrf_exempt  # the signed token is the proof; mail clients' one-click unsubscribe POSTs here

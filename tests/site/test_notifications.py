@@ -223,9 +223,9 @@ def test_a_reminder_that_comes_due_after_bob_has_moved_is_dropped(
 def test_no_your_turn_email_once_bob_switched_it_off_on_the_settings_page(
     alice, bob, committed, mailoutbox
 ):
-    choices = {**EVERY_EMAIL, "what": "notifications"}
+    choices = dict(EVERY_EMAIL)
     del choices["email_your_turn"]
-    client_for(bob).post(reverse("settings"), choices)
+    client_for(bob).post(reverse("settings-emails"), choices)
     game = started_game(alice, bob, time_control="3d")
     with committed():
         hand_over(game)
@@ -404,8 +404,8 @@ def checked(page: str) -> set[str]:
 def test_the_settings_page_saves_the_players_choices(bob):
     client = client_for(bob)
     response = client.post(
-        reverse("settings"),
-        {"what": "notifications", "email_game_over": "on", "email_daily_digest": "on"},
+        reverse("settings-emails"),
+        {"email_game_over": "on", "email_daily_digest": "on"},
     )
     assert response.status_code == 302
     page = client.get(reverse("settings")).text

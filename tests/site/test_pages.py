@@ -90,7 +90,7 @@ def test_a_correspondence_move_waits_for_its_confirmation():
 def test_a_player_who_wants_no_confirmation_sends_at_the_last_click():
     game = started_game(time_control="3d")
     player = client_for(game.seat0)
-    player.post(reverse("settings"), {"what": "play", "confirm_moves": "never"})
+    player.post(reverse("settings-play"), {"confirm_moves": "never"})
     tile = states.load_state(game).market_vaults[0]
     page = player.get(f"{game.get_absolute_url()}?pick=tile:{tile}", **HTMX).text
     assert page.count('name="action"') == 5

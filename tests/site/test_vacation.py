@@ -253,7 +253,7 @@ def test_when_a_vacation_ends_the_clocks_run_again_from_where_they_stood(
 def test_a_vacation_planned_on_the_settings_page_is_shown_to_the_opponent(calendar, ann, bob):
     game = decide(started_game(ann, bob, time_control="3d"))
 
-    client_for(ann).post("/settings/", {"what": "vacation", "days": 3})
+    client_for(ann).post("/settings/vacation/", {"days": 3})
 
     page = client_for(bob).get(game.get_absolute_url()).content.decode()
     assert "On vacation until 6 Mar, 09:00 UTC" in page
@@ -261,13 +261,13 @@ def test_a_vacation_planned_on_the_settings_page_is_shown_to_the_opponent(calend
 
 
 def test_the_player_on_vacation_sees_it_on_their_settings_page(calendar, ann):
-    page = client_for(ann).post("/settings/", {"what": "vacation", "days": 3}, follow=True)
+    page = client_for(ann).post("/settings/vacation/", {"days": 3}, follow=True)
 
     assert "You are on vacation until 6 Mar 2025, 09:00 UTC." in page.content.decode()
 
 
 def test_more_vacation_than_one_has_is_refused(ann):
-    response = client_for(ann).post("/settings/", {"what": "vacation", "days": 8})
+    response = client_for(ann).post("/settings/vacation/", {"days": 8})
 
     assert response.status_code == 400
     assert "you have 7 days of vacation left" in response.content.decode()
