@@ -1,4 +1,4 @@
-"""The words of ``games.help`` for templates: tooltips and the legend.
+"""The words of ``games.kinds.basilica.help`` for templates: tooltips and the legend.
 
 {% load basilica_help %}
 <button title="{% order_help tile.order view.edition view.expansion tile.paid view.rules_version %}">…
