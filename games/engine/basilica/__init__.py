@@ -18,7 +18,16 @@ from .components import COLOR_NAMES, COLORS, ORDER_NAMES, RANK_NAMES, Options
 from .flow import deal
 from .rules import legal_actions, perform
 from .scoring import ScoreReport, score_cathedral
-from .state import VERSION, WIDTH, Outcome, State
+from .state import (
+    VERSION,
+    WIDTH,
+    Outcome,
+    State,
+    cell_key,
+    cell_label,
+    parse_key,
+    parse_label,
+)
 
 NAME = "basilica"
 TITLE = "Basilica"
@@ -34,10 +43,14 @@ __all__ = [
     "ScoreReport",
     "State",
     "apply_action",
+    "cell_key",
+    "cell_label",
     "describe_action",
     "determinize",
     "legal_actions",
     "new_game",
+    "parse_key",
+    "parse_label",
     "replay",
     "reveal",
     "score_cathedral",
@@ -126,7 +139,7 @@ def determinize(state: State, player: int | None, rng: random.Random) -> State:
     hidden = {
         key: _jester_colors_lacking(state, key)
         for key in sorted(state.jester_picks)
-        if state.cells[_cell_at(key)].builder != player
+        if state.cells[parse_key(key)].builder != player
     }
     if hidden:
         drawn = {key: rng.choice(colors) for key, colors in hidden.items()}
@@ -135,19 +148,15 @@ def determinize(state: State, player: int | None, rng: random.Random) -> State:
         for index in range(last_scoring, len(state.history)):
             entry = state.history[index]
             action = entry["action"]
-            key = f"{action.get('col')},{action.get('row')}"
-            if action["type"] == "jester" and key in drawn:
-                sample.history[index] = {**entry, "action": {**action, "color": drawn[key]}}
+            if action["type"] == "jester":
+                key = cell_key(action["col"], action["row"])
+                if key in drawn:
+                    sample.history[index] = {**entry, "action": {**action, "color": drawn[key]}}
     return sample
 
 
-def _cell_at(key: str) -> tuple[int, int]:
-    col, row = key.split(",")
-    return (int(col), int(row))
-
-
 def _jester_colors_lacking(state: State, key: str) -> list[str]:
-    tile = state.tiles[state.cells[_cell_at(key)].tile]
+    tile = state.tiles[state.cells[parse_key(key)].tile]
     return [color for color in COLORS if color not in tile.colors]
 
 
@@ -241,7 +250,7 @@ def _visible_picks(state: State, player: int | None) -> dict[str, str]:
     return {
         key: color
         for key, color in state.jester_picks.items()
-        if state.cells[tuple(int(x) for x in key.split(","))].builder == player
+        if state.cells[parse_key(key)].builder == player
     }
 
 
@@ -483,7 +492,7 @@ def _why_follow_up(state: State, decision: dict, action: Action) -> str:
     if kind == "jester":
         col, row = decision["at"]
         if action.at != (col, row):
-            return f"the Jester to colour now stands at c{col}r{row}"
+            return f"the Jester to colour now stands at {cell_label(col, row)}"
         cell = state.cells[(col, row)]
         colors = state.tiles[cell.tile].colors
         names = ", ".join(COLOR_NAMES[c] for c in colors)

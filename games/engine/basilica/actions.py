@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
-from .state import WIDTH
+from .state import WIDTH, cell_label
 
 
 class IllegalAction(ValueError):
@@ -153,17 +153,13 @@ def _parse(cls: type[Action], data: object, shared: bool) -> Action:
 make = lru_cache(maxsize=1 << 16)(Action)
 
 
-def _at(col: int | None, row: int | None) -> str:
-    return f"c{col}r{row}"
-
-
 def describe(action: Action, tiles=None) -> str:
     """The action in the game log's words, e.g. "place Y/B vault at c2r1", "Recruit at c0r3".
 
     ``tiles`` (the game's tile list) lets a vault be named by its colours.
     """
     k = action.kind
-    at = _at(action.col, action.row)
+    at = cell_label(action.col, action.row)
     if k == "vault":
         colors = "/".join(tiles[action.tile].colors) if tiles else f"#{action.tile}"
         return f"place {colors} vault at {at}"
@@ -172,7 +168,7 @@ def describe(action: Action, tiles=None) -> str:
     if k == "promote":
         return f"Promote at {at} to {RANK_NAMES.get(action.rank, action.rank)}"
     if k == "move":
-        return f"Move Builder {at} to {_at(action.to_col, action.to_row)}"
+        return f"Move Builder {at} to {cell_label(action.to_col, action.to_row)}"
     if k == "confuse":
         return f"Confuse: own builder home from {at}"
     if k in ORDER_KINDS:
@@ -182,12 +178,14 @@ def describe(action: Action, tiles=None) -> str:
         if action.rank:
             target += f" to {RANK_NAMES.get(action.rank, action.rank)}"
         if action.to_col is not None:
-            target += f" to {_at(action.to_col, action.to_row)}"
+            target += f" to {cell_label(action.to_col, action.to_row)}"
         return f"pay a coin for the paid order{target}"
     if k == "decline":
         return "decline the paid order"
     if k == "confuse_move":
-        return f"Confuse: move opponent's builder {at} to {_at(action.to_col, action.to_row)}"
+        return (
+            f"Confuse: move opponent's builder {at} to {cell_label(action.to_col, action.to_row)}"
+        )
     if k == "second_scaffold":
         return f"second Scaffolding at {at}"
     if k == "second_altar":

@@ -28,7 +28,7 @@ from .components import (
     SCAFFOLD,
 )
 from .flow import complete_action, resolve_scoring
-from .state import Cell, Pos, State
+from .state import Cell, Pos, State, cell_key
 
 # -- what each order may target ----------------------------------------------------------------
 
@@ -222,7 +222,7 @@ def perform(state: State, action: Action) -> None:
     elif kind == "builder":
         _place_builder(state)
     elif kind == "jester":
-        state.jester_picks[f"{action.col},{action.row}"] = action.color
+        state.jester_picks[cell_key(action.col, action.row)] = action.color
         state.pending.pop(0)
         if not state.pending:
             resolve_scoring(state)
