@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from .actions import Action, IllegalAction, describe
+from ..interface import IllegalAction, MalformedAction
+from .actions import Action, describe
 from .components import COLORS, Options
 from .flow import deal
 from .rules import is_legal, legal_actions, perform, why_illegal
@@ -38,6 +39,7 @@ __all__ = [
     "VERSION",
     "Action",
     "IllegalAction",
+    "MalformedAction",
     "Options",
     "Outcome",
     "ScoreReport",
@@ -69,7 +71,8 @@ def new_game(options: Options, seed: int, version: str = VERSION) -> State:
 def apply_action(state: State, action: Action | dict) -> State:
     """The state after ``action``; ``state`` itself is left as it was.
 
-    Raises ``IllegalAction`` (a ``ValueError``) naming the rule if the action is not legal now.
+    Raises ``IllegalAction`` naming the rule if the action is not legal now, and
+    ``MalformedAction`` if ``action`` is JSON that is no action at all (both ``ValueError``).
     """
     if not isinstance(action, Action):
         action = Action.from_json(action)

@@ -16,13 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..interface import MalformedAction
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from .state import WIDTH, cell_label
-
-
-class IllegalAction(ValueError):
-    """An action that the rules forbid now, or that is not an action at all."""
-
 
 ORDER_KINDS = ("promote", "move", "recruit", "confuse", "glass", "scaffold", "disaster", "altar")
 KINDS = (
@@ -71,7 +67,7 @@ class Action:
     @classmethod
     def from_json(cls, data: object) -> Action:
         """Read an action sent from outside; anything that is not a well-formed action, with
-        every field within the game's bounds, raises IllegalAction. Nothing is remembered."""
+        every field within the game's bounds, raises MalformedAction. Nothing is remembered."""
         return _parse(cls, data, shared=False)
 
     @classmethod
@@ -120,27 +116,27 @@ _PARSED_MAX = 6_000
 
 def _parse(cls: type[Action], data: object, shared: bool) -> Action:
     if not isinstance(data, dict):
-        raise IllegalAction("an action is a JSON object")
+        raise MalformedAction("an action is a JSON object")
     kind = data.get("type")
     if type(kind) is not str or kind not in KINDS:
-        raise IllegalAction(f"unknown action type {repr(kind)[:40]}")
+        raise MalformedAction(f"unknown action type {repr(kind)[:40]}")
     unknown = set(data) - {"type", *_FIELDS}
     if unknown:
         names = sorted(str(name)[:20] for name in unknown)[:8]
-        raise IllegalAction(f"unexpected fields in action: {', '.join(names)}")
+        raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")
     values = []
     for name in _FIELDS:
         value = data.get(name)
         if value is not None:
             if name in _INT_FIELDS:
                 if type(value) is not int:
-                    raise IllegalAction(f"{name} must be a whole number")
+                    raise MalformedAction(f"{name} must be a whole number")
                 if not 0 <= value < _BOUNDS[name]:
-                    raise IllegalAction(f"{name} is off the board")
+                    raise MalformedAction(f"{name} is off the board")
             elif type(value) is not str:
-                raise IllegalAction(f"{name} must be text")
+                raise MalformedAction(f"{name} must be text")
             elif value not in _TEXTS[name]:
-                raise IllegalAction(f"no such {name}")
+                raise MalformedAction(f"no such {name}")
         values.append(value)
     if cls is not Action:
         return cls(kind, *values)

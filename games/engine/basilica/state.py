@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..interface import Outcome
+from ..interface import MalformedAction, Outcome
 from .components import Options, Tile, tiles_for
 
 WIDTH = 5
@@ -29,7 +29,7 @@ def cell_key(col: int, row: int) -> str:
 
 
 def parse_key(key: str) -> Pos:
-    """(col, row) of a key such as "2,1"; ValueError for anything else."""
+    """(col, row) of a key such as "2,1"; MalformedAction (a ValueError) for anything else."""
     return _parse(_KEY, key)
 
 
@@ -39,14 +39,14 @@ def cell_label(col: int, row: int) -> str:
 
 
 def parse_label(label: str) -> Pos:
-    """(col, row) of a label such as "c2r1"; ValueError for anything else."""
+    """(col, row) of a label such as "c2r1"; MalformedAction (a ValueError) for anything else."""
     return _parse(_LABEL, label)
 
 
 def _parse(notation: re.Pattern, text: str) -> Pos:
     found = notation.fullmatch(text) if isinstance(text, str) else None
     if found is None or int(found[1]) >= WIDTH:
-        raise ValueError(f"no such cell of the cathedral: {str(text)[:20]!r}")
+        raise MalformedAction(f"no such cell of the cathedral: {str(text)[:20]!r}")
     return int(found[1]), int(found[2])
 
 
