@@ -160,26 +160,6 @@ def last_run(seen: dict) -> list[dict]:
     return log[start:]
 
 
-def last_move(seen: dict, names: list[str]) -> dict:
-    """What the player who acted last did: ``{"player", "who", "text", "cells", "seqs"}``; the
-    cells are those still on the board (none if a clean-up has come since). Empty at the start."""
-    run = last_run(seen)
-    if not run:
-        return {}
-    cleaned = _last_clean_up(seen)
-    cells: list[str] = []
-    for entry in run:
-        if entry["seq"] > cleaned:
-            cells += [c for c in entry_cells(entry) if c not in cells]
-    return {
-        "player": run[0]["player"],
-        "who": names[run[0]["player"]],
-        "text": move_summary(run, names),
-        "cells": cells,
-        "seqs": [entry["seq"] for entry in run],
-    }
-
-
 # -- the log, turn by turn ---------------------------------------------------------------------
 
 
