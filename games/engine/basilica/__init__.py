@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable
 
 from ..interface import IllegalAction, MalformedAction
-from .actions import Action, describe
+from .actions import Action, describe, kind_of
 from .components import COLORS, Options
 from .flow import deal
 from .rules import is_legal, legal_actions, perform, why_illegal
@@ -144,7 +144,7 @@ def determinize(state: State, player: int | None, rng: random.Random) -> State:
         for index in range(last_scoring, len(state.history)):
             entry = state.history[index]
             action = entry["action"]
-            if action["type"] == "jester":
+            if kind_of(action) == "jester":
                 key = cell_key(action["col"], action["row"])
                 if key in drawn:
                     sample.history[index] = {**entry, "action": {**action, "color": drawn[key]}}

@@ -36,6 +36,15 @@ KINDS = (
 _FIELDS = ("tile", "col", "row", "to_col", "to_row", "rank", "color")
 _INT_FIELDS = ("tile", "col", "row", "to_col", "to_row")
 
+# An action's JSON names its kind under "type": so every stored Basilica action has it, from the
+# first game on, while ``Action.kind``, the log's events and Cathedral's actions say "kind".
+KIND_KEY = "type"
+
+
+def kind_of(data: dict) -> str:
+    """The kind of an action given as its JSON (a log entry's ``action``): "vault", "pay"..."""
+    return data[KIND_KEY]
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -57,7 +66,7 @@ class Action:
         return None if self.to_col is None else (self.to_col, self.to_row)
 
     def to_json(self) -> dict:
-        data: dict = {"type": self.kind}
+        data: dict = {KIND_KEY: self.kind}
         for name in _FIELDS:
             value = getattr(self, name)
             if value is not None:
@@ -117,10 +126,10 @@ _PARSED_MAX = 6_000
 def _parse(cls: type[Action], data: object, shared: bool) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction("an action is a JSON object")
-    kind = data.get("type")
+    kind = data.get(KIND_KEY)
     if type(kind) is not str or kind not in KINDS:
         raise MalformedAction(f"unknown action type {repr(kind)[:40]}")
-    unknown = set(data) - {"type", *_FIELDS}
+    unknown = set(data) - {KIND_KEY, *_FIELDS}
     if unknown:
         names = sorted(str(name)[:20] for name in unknown)[:8]
         raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")

@@ -3,7 +3,7 @@ that viewer may know, and the log's sentences."""
 
 from __future__ import annotations
 
-from .actions import Action, describe
+from .actions import KIND_KEY, Action, describe, kind_of
 from .board import builders_of, view_cells
 from .state import State, parse_key
 
@@ -116,7 +116,7 @@ def _log(state: State, player: int | None) -> list[dict]:
     entries = []
     for index, entry in enumerate(state.history):
         hidden = (
-            entry["action"]["type"] == "jester"
+            kind_of(entry["action"]) == "jester"
             and index >= last_scoring
             and entry["player"] != player
         )
@@ -140,11 +140,11 @@ _SHOWN_MAX = 20_000  # about 600 bytes each
 def _shown(state: State, index: int, hidden: bool) -> dict:
     entry = state.history[index]
     action = entry["action"]
-    kind = action["type"]
+    kind = kind_of(action)
     tiles = state.tiles
     if hidden:
         text = HIDDEN_PICK
-        public = {"type": kind, "col": action["col"], "row": action["row"]}
+        public = {KIND_KEY: kind, "col": action["col"], "row": action["row"]}
     else:
         text = _text(action, tiles)
         public = dict(action)
@@ -165,7 +165,7 @@ def _shown(state: State, index: int, hidden: bool) -> dict:
     if kind == "builder":
         shown["cell"] = [previous["col"], previous["row"]]
     elif kind in ("pay", "decline"):
-        shown["order"] = previous["type"]
+        shown["order"] = kind_of(previous)
     elif kind == "disaster":
         shown["discarded"] = tiles[entry["discarded"]].to_json()
     return shown
@@ -175,7 +175,7 @@ _TEXTS: dict[tuple, str] = {}  # log lines by action (and vault colours): views 
 
 
 def _text(action: dict, tiles) -> str:
-    colors = tiles[action["tile"]].colors if action["type"] == "vault" else None
+    colors = tiles[action["tile"]].colors if kind_of(action) == "vault" else None
     key = (tuple(action.items()), colors)
     text = _TEXTS.get(key)
     if text is None:

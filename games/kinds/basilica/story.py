@@ -10,7 +10,7 @@ highlighting, are given as the board's ``data-cell`` values, the engine's ``cell
 from __future__ import annotations
 
 from games.engine.basilica import cell_key, cell_label
-from games.engine.basilica.actions import ORDER_KINDS
+from games.engine.basilica.actions import ORDER_KINDS, kind_of
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 
 # -- one action in words -----------------------------------------------------------------------
@@ -41,7 +41,7 @@ def _a_rank(rank: str) -> str:
 
 def _heading(entry: dict) -> str:
     """The order an entry executes or completes, as its log line begins ("paid Promote"), or ""."""
-    kind = entry["action"]["type"]
+    kind = kind_of(entry["action"])
     if kind in ORDER_KINDS:
         paid = "paid " if entry["tile"]["paid"] else ""
         return paid + ORDER_NAMES[kind]
@@ -53,7 +53,7 @@ def _heading(entry: dict) -> str:
 def _deed(entry: dict, names: list[str]) -> str:
     """What the entry did, without its heading or its player's name."""
     action = entry["action"]
-    kind = action["type"]
+    kind = kind_of(action)
     at = cell_label(action["col"], action["row"]) if "col" in action else ""
     to = cell_label(action["to_col"], action["to_row"]) if "to_col" in action else ""
     if kind == "vault":
@@ -109,9 +109,9 @@ def entry_text(entry: dict, names: list[str]) -> str:
 
 def _clause(entry: dict, names: list[str], previous: dict | None) -> str:
     """The entry as a part of a sentence naming a player's run, with what joins it on."""
-    kind = entry["action"]["type"]
+    kind = kind_of(entry["action"])
     deed = _deed(entry, names)
-    before = previous["action"]["type"] if previous else None
+    before = kind_of(previous["action"]) if previous else None
     if before and FOLLOW_UPS.get(kind) == before:
         return f" and {deed}"
     joined = ", then " if previous else " "
