@@ -321,7 +321,7 @@ def _actions(engine: GameEngine, actions: object):
         _name(entry["user"], f"action {seq}: the user")
         try:
             action = engine.Action.from_json(entry["action"])
-        except engine.IllegalAction as error:
+        except engine.MalformedAction as error:
             raise RecordError(f"action {seq} is not a {engine.TITLE} action: {error}") from None
         seats.append(entry["player"])
         read_actions.append(action.to_json())

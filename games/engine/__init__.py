@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .interface import GameEngine, Outcome
+from .interface import GameEngine, IllegalAction, MalformedAction, Outcome
 
 # The registry: a game kind's key (stored on every game) and the package of its engine.
 KINDS = {"basilica": "games.engine.basilica", "cathedral": "games.engine.cathedral"}
@@ -44,4 +44,13 @@ def versions(kind: str) -> list[str]:
     return [*earlier, import_module(KINDS[kind]).VERSION]
 
 
-__all__ = ["EARLIER_VERSIONS", "KINDS", "GameEngine", "Outcome", "engine_for", "versions"]
+__all__ = [
+    "EARLIER_VERSIONS",
+    "KINDS",
+    "GameEngine",
+    "IllegalAction",
+    "MalformedAction",
+    "Outcome",
+    "engine_for",
+    "versions",
+]

@@ -31,6 +31,17 @@ class Outcome:
     scores: tuple[int, int]
 
 
+class MalformedAction(ValueError):
+    """Data that is not an action of the game at all, whatever the position: not a JSON object,
+    an unknown kind, a field the game does not have or of the wrong type, a value outside the
+    game's bounds (off the board, no such building). ``Action.from_json`` raises it."""
+
+
+class IllegalAction(ValueError):
+    """A well-formed action that the rules refuse now; the message names the rule in a
+    player's words. ``apply_action`` raises it (and ``replay`` with ``check=True``)."""
+
+
 @runtime_checkable
 class GameState(Protocol):
     """What the platform reads of a state. Everything else stays inside the engine."""
@@ -61,8 +72,10 @@ class GameEngine(Protocol):
     """The module of a game kind, as the platform uses it.
 
     ``Action.from_json`` validates completely (known kind, known fields, values within the
-    game's bounds) and raises ``IllegalAction`` (a ``ValueError``) before anything is kept;
-    ``Action.from_log`` reads a stored log entry, which was checked when it was written.
+    game's bounds) and raises ``MalformedAction`` before anything is kept; ``apply_action``
+    raises ``IllegalAction`` for a well-formed action the rules refuse now (both are the
+    interface's classes, both ``ValueError``). ``Action.from_log`` reads a stored log entry,
+    which was checked when it was written.
     """
 
     NAME: str  # the registry key, stored on every game ("basilica")
@@ -72,6 +85,7 @@ class GameEngine(Protocol):
     VERSION: str
     Options: Any  # a frozen dataclass with to_json() and from_json(data)
     Action: Any
+    MalformedAction: type[ValueError]
     IllegalAction: type[ValueError]
 
     def new_game(self, options: Any, seed: int, version: str = ...) -> GameState:

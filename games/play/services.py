@@ -141,7 +141,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     """
     try:
         action = game.engine.Action.from_json(data)
-    except game.engine.IllegalAction as error:
+    except game.engine.MalformedAction as error:
         raise MoveRejected(str(error)) from None
     try:
         with transaction.atomic():

@@ -9,6 +9,7 @@ import pytest
 from games.engine.cathedral import (
     Action,
     IllegalAction,
+    MalformedAction,
     Options,
     apply_action,
     describe_action,
@@ -69,20 +70,45 @@ def _without(key):
     ],
 )
 def test_a_malformed_action_is_refused_by_name(data, message):
-    with pytest.raises(IllegalAction, match=message):
+    with pytest.raises(MalformedAction, match=message):
         Action.from_json(data)
-    with pytest.raises(IllegalAction, match=message):
+    with pytest.raises(MalformedAction, match=message):
         Action.from_log(data)
 
 
 def test_a_refused_message_stays_short_even_for_a_huge_value():
-    with pytest.raises(IllegalAction) as refused:
+    with pytest.raises(MalformedAction) as refused:
         Action.from_json({**TOWER, "building": "x" * 1_000_000})
     assert len(str(refused.value)) < 100
 
 
 def test_illegal_action_is_a_value_error():
     assert issubclass(IllegalAction, ValueError)
+
+
+def test_malformed_action_is_a_value_error_and_no_illegal_action():
+    assert issubclass(MalformedAction, ValueError)
+    assert not issubclass(MalformedAction, IllegalAction)
+    assert not issubclass(IllegalAction, MalformedAction)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({**TOWER, "building": "palace"}, "no such building"),
+        ({**TOWER, "col": 10}, "col and row are 0-9"),
+        ({**TOWER, "turn": 4}, "turn is 0-3"),
+    ],
+)
+def test_apply_action_refuses_json_that_is_no_placement_as_malformed(data, message):
+    with pytest.raises(MalformedAction, match=message):
+        apply_action(play(game(), "cathedral E5"), data)
+
+
+def test_a_placement_the_rules_refuse_is_illegal_not_malformed():
+    with pytest.raises(IllegalAction, match="it would stick out past the city wall") as refused:
+        apply_action(play(game(), "cathedral E5"), {**TOWER, "col": 0, "row": 0})
+    assert not isinstance(refused.value, MalformedAction)
 
 
 def test_apply_action_takes_json_and_leaves_the_old_state_as_it_was():

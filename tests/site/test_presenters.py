@@ -1,8 +1,16 @@
-"""What the players' panels say about whose move it is, read from a viewer's view."""
+"""What the players' panels say about whose move it is, and what the last move changed, read
+from a viewer's view."""
 
 from __future__ import annotations
 
-from games.kinds.basilica.presenters import turn_note
+from engine.helpers import act, game, offer_order, offer_vault, put
+
+from games.engine.basilica import view
+from games.engine.basilica.components import MOVE
+from games.kinds.basilica.presenters import last_move, turn_note
+
+WHITE, BLACK = 0, 1  # Alice and Bob
+NAMES = ["Alice", "Bob"]
 
 
 def seen(kind: str, to_decide: int, active: int = 0, left: int = 2) -> dict:
@@ -38,3 +46,31 @@ def test_a_finished_game_says_nothing_about_turns():
         turn_note({"decision": None, "to_decide": None, "active_player": 0, "actions_left": 0}, 0)
         == ""
     )
+
+
+# -- the last move -----------------------------------------------------------------------------
+
+
+def test_nothing_is_told_before_the_first_move():
+    start = view(game(), None)
+    assert last_move(start, start, NAMES) == {}
+
+
+def test_the_last_move_marks_every_cell_of_the_run_once():
+    state = game()
+    vault = offer_vault(state, "R", slot=0)
+    move = offer_order(state, MOVE, slot=1)
+    before = view(state, BLACK)
+    state = act(state, "vault", vault, at=(0, 0))
+    state = act(state, "builder")
+    put(state, (1, 0), "B")
+    state = act(state, "move", move, at=(0, 0), to=(1, 0))
+    told = last_move(before, view(state, BLACK), NAMES)
+    assert told["player"] == WHITE
+    assert told["who"] == "Alice"
+    assert told["text"] == (
+        "Alice placed a red vault at c0r0, then a builder on it, "
+        "then took Move Builder: their builder moved from c0r0 to c1r0."
+    )
+    assert told["cells"] == {"0,0", "1,0"}
+    assert (told["first_seq"], told["seq"]) == (1, 3)

@@ -27,7 +27,6 @@ from games.engine.basilica.components import (
 from games.kinds.basilica.story import (
     entry_cells,
     entry_text,
-    last_move,
     last_run,
     log_turns,
     move_summary,
@@ -75,7 +74,6 @@ def test_nothing_is_told_before_the_first_move():
     state = game()
     assert last_run(view(state, None)) == []
     assert move_summary([], NAMES) == ""
-    assert last_move(view(state, None), NAMES) == {}
 
 
 def test_move_builder_names_both_cells():
@@ -344,25 +342,6 @@ def test_a_decline_touches_no_cell():
     assert entry_cells(last_entry(act(_paid_promote(), "decline"))) == []
 
 
-def test_the_last_move_marks_every_cell_of_the_run_once():
-    state = game()
-    vault = offer_vault(state, "R", slot=0)
-    move = offer_order(state, MOVE, slot=1)
-    state = act(state, "vault", vault, at=(0, 0))
-    state = act(state, "builder")
-    put(state, (1, 0), "B")
-    state = act(state, "move", move, at=(0, 0), to=(1, 0))
-    seen = view(state, BLACK)
-    assert last_move(seen, NAMES) == {
-        "player": WHITE,
-        "who": "Alice",
-        "text": "Alice placed a red vault at c0r0, then a builder on it, "
-        "then took Move Builder: their builder moved from c0r0 to c1r0.",
-        "cells": ["0,0", "1,0"],
-        "seqs": [1, 2, 3],
-    }
-
-
 # -- the log by turns --------------------------------------------------------------------------
 
 
@@ -602,7 +581,6 @@ def test_what_the_story_returns_is_plain_json():
     seen = view(final, None)
     for told_data in (
         log_turns(seen, NAMES),
-        last_move(seen, NAMES),
         *(scoring_breakdown(seen, n, NAMES) for n in scoring_numbers(seen)),
     ):
         assert json.loads(json.dumps(told_data)) == told_data

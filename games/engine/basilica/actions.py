@@ -16,13 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..interface import MalformedAction
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
-from .state import WIDTH
-
-
-class IllegalAction(ValueError):
-    """An action that the rules forbid now, or that is not an action at all."""
-
+from .state import WIDTH, cell_label
 
 ORDER_KINDS = ("promote", "move", "recruit", "confuse", "glass", "scaffold", "disaster", "altar")
 KINDS = (
@@ -39,6 +35,15 @@ KINDS = (
 )
 _FIELDS = ("tile", "col", "row", "to_col", "to_row", "rank", "color")
 _INT_FIELDS = ("tile", "col", "row", "to_col", "to_row")
+
+# An action's JSON names its kind under "type": so every stored Basilica action has it, from the
+# first game on, while ``Action.kind``, the log's events and Cathedral's actions say "kind".
+KIND_KEY = "type"
+
+
+def kind_of(data: dict) -> str:
+    """The kind of an action given as its JSON (a log entry's ``action``): "vault", "pay"..."""
+    return data[KIND_KEY]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,7 @@ class Action:
         return None if self.to_col is None else (self.to_col, self.to_row)
 
     def to_json(self) -> dict:
-        data: dict = {"type": self.kind}
+        data: dict = {KIND_KEY: self.kind}
         for name in _FIELDS:
             value = getattr(self, name)
             if value is not None:
@@ -71,7 +76,7 @@ class Action:
     @classmethod
     def from_json(cls, data: object) -> Action:
         """Read an action sent from outside; anything that is not a well-formed action, with
-        every field within the game's bounds, raises IllegalAction. Nothing is remembered."""
+        every field within the game's bounds, raises MalformedAction. Nothing is remembered."""
         return _parse(cls, data, shared=False)
 
     @classmethod
@@ -120,27 +125,27 @@ _PARSED_MAX = 6_000
 
 def _parse(cls: type[Action], data: object, shared: bool) -> Action:
     if not isinstance(data, dict):
-        raise IllegalAction("an action is a JSON object")
-    kind = data.get("type")
+        raise MalformedAction("an action is a JSON object")
+    kind = data.get(KIND_KEY)
     if type(kind) is not str or kind not in KINDS:
-        raise IllegalAction(f"unknown action type {repr(kind)[:40]}")
-    unknown = set(data) - {"type", *_FIELDS}
+        raise MalformedAction(f"unknown action type {repr(kind)[:40]}")
+    unknown = set(data) - {KIND_KEY, *_FIELDS}
     if unknown:
         names = sorted(str(name)[:20] for name in unknown)[:8]
-        raise IllegalAction(f"unexpected fields in action: {', '.join(names)}")
+        raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")
     values = []
     for name in _FIELDS:
         value = data.get(name)
         if value is not None:
             if name in _INT_FIELDS:
                 if type(value) is not int:
-                    raise IllegalAction(f"{name} must be a whole number")
+                    raise MalformedAction(f"{name} must be a whole number")
                 if not 0 <= value < _BOUNDS[name]:
-                    raise IllegalAction(f"{name} is off the board")
+                    raise MalformedAction(f"{name} is off the board")
             elif type(value) is not str:
-                raise IllegalAction(f"{name} must be text")
+                raise MalformedAction(f"{name} must be text")
             elif value not in _TEXTS[name]:
-                raise IllegalAction(f"no such {name}")
+                raise MalformedAction(f"no such {name}")
         values.append(value)
     if cls is not Action:
         return cls(kind, *values)
@@ -153,17 +158,13 @@ def _parse(cls: type[Action], data: object, shared: bool) -> Action:
 make = lru_cache(maxsize=1 << 16)(Action)
 
 
-def _at(col: int | None, row: int | None) -> str:
-    return f"c{col}r{row}"
-
-
 def describe(action: Action, tiles=None) -> str:
     """The action in the game log's words, e.g. "place Y/B vault at c2r1", "Recruit at c0r3".
 
     ``tiles`` (the game's tile list) lets a vault be named by its colours.
     """
     k = action.kind
-    at = _at(action.col, action.row)
+    at = cell_label(action.col, action.row)
     if k == "vault":
         colors = "/".join(tiles[action.tile].colors) if tiles else f"#{action.tile}"
         return f"place {colors} vault at {at}"
@@ -172,7 +173,7 @@ def describe(action: Action, tiles=None) -> str:
     if k == "promote":
         return f"Promote at {at} to {RANK_NAMES.get(action.rank, action.rank)}"
     if k == "move":
-        return f"Move Builder {at} to {_at(action.to_col, action.to_row)}"
+        return f"Move Builder {at} to {cell_label(action.to_col, action.to_row)}"
     if k == "confuse":
         return f"Confuse: own builder home from {at}"
     if k in ORDER_KINDS:
@@ -182,12 +183,14 @@ def describe(action: Action, tiles=None) -> str:
         if action.rank:
             target += f" to {RANK_NAMES.get(action.rank, action.rank)}"
         if action.to_col is not None:
-            target += f" to {_at(action.to_col, action.to_row)}"
+            target += f" to {cell_label(action.to_col, action.to_row)}"
         return f"pay a coin for the paid order{target}"
     if k == "decline":
         return "decline the paid order"
     if k == "confuse_move":
-        return f"Confuse: move opponent's builder {at} to {_at(action.to_col, action.to_row)}"
+        return (
+            f"Confuse: move opponent's builder {at} to {cell_label(action.to_col, action.to_row)}"
+        )
     if k == "second_scaffold":
         return f"second Scaffolding at {at}"
     if k == "second_altar":

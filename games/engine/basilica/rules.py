@@ -1,34 +1,40 @@
-"""The actions: which are legal for whoever decides now, and what each one does.
+"""The actions: which are legal for whoever decides now, what each one does, and why one is
+refused.
 
 ``legal_actions`` is the single source of truth for legality: ``apply_action`` accepts exactly
-what it lists. ``perform`` applies an action known to be legal (a replayed log skips the check).
+what it lists (``is_legal``), and ``why_illegal`` names the rule in a player's words when it
+does not. ``perform`` applies an action known to be legal (a replayed log skips the check).
 """
 
 from __future__ import annotations
 
-from .actions import Action, make
+from .actions import _FIELDS, KINDS, ORDER_KINDS, Action, make
 from .board import (
     builders_of,
     empty_vaults,
     moves_from,
     neighbours,
     placement_cells,
+    touches_wild,
     vaults,
     wild_cells,
 )
 from .components import (
     ALTAR,
+    COLOR_NAMES,
     COLORS,
     CONFUSE,
     DISASTER,
     GLASS,
     MOVE,
+    ORDER_NAMES,
     PROMOTE,
+    RANK_NAMES,
     RECRUIT,
     SCAFFOLD,
 )
 from .flow import complete_action, resolve_scoring
-from .state import Cell, Pos, State
+from .state import WIDTH, Cell, Pos, State, cell_key, cell_label
 
 # -- what each order may target ----------------------------------------------------------------
 
@@ -222,7 +228,7 @@ def perform(state: State, action: Action) -> None:
     elif kind == "builder":
         _place_builder(state)
     elif kind == "jester":
-        state.jester_picks[f"{action.col},{action.row}"] = action.color
+        state.jester_picks[cell_key(action.col, action.row)] = action.color
         state.pending.pop(0)
         if not state.pending:
             resolve_scoring(state)
@@ -408,3 +414,183 @@ _FOLLOW_UP_EFFECTS = {
     "second_altar": _second_altar,
     "skip_altar": _skip_altar,
 }
+
+
+# -- why an action is refused ------------------------------------------------------------------
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether ``action`` is one of ``legal_actions(state)``."""
+    legal = legal_actions(state)
+    # Legal actions and parsed ones are shared instances: an identity scan usually settles it.
+    return any(a is action for a in legal) or action in legal
+
+
+def why_illegal(state: State, action: Action) -> str:
+    """The rule that forbids ``action`` now, in a player's words."""
+    decision = state.decision
+    if decision is None:
+        return "the game is over"
+    if action.kind not in KINDS:
+        return f"unknown action type {action.kind!r}"
+    kind = decision["kind"]
+    if kind != "main":
+        expected = {
+            "paid": "an answer to the paid-order offer (pay or decline)",
+            "confuse_move": "the Confuse move of an opponent's builder",
+            "second_scaffold": "the second scaffold",
+            "second_altar": "the second altar"
+            if state.version != "1"
+            else "the second altar, or none",
+            "jester": "a Jester colour",
+        }[kind]
+        if action.kind not in _FOLLOW_UP_KINDS[kind]:
+            return f"the game is waiting for {expected}"
+        return _why_fields(decision, action) or _why_follow_up(state, decision, action)
+    if action.kind in {k for kinds in _FOLLOW_UP_KINDS.values() for k in kinds}:
+        return "there is no such decision pending: it is time for a main action"
+    problem = _why_fields(decision, action)
+    if problem:
+        return problem
+    if action.kind == "vault":
+        return _why_vault(state, action)
+    if action.kind == "builder":
+        if state.last_vault is None:
+            return "Place Builder is only possible immediately after Place Vault"
+        return "you have no builder left in your supply"
+    return _why_order(state, action)
+
+
+_FOLLOW_UP_KINDS = {
+    "paid": ("pay", "decline"),
+    "confuse_move": ("confuse_move",),
+    "second_scaffold": ("second_scaffold",),
+    "second_altar": ("second_altar", "skip_altar"),
+    "jester": ("jester",),
+}
+
+
+_CELL = ("col", "row")
+_MOVE = ("col", "row", "to_col", "to_row")
+_TAKES = {
+    "vault": ("tile", *_CELL),
+    "builder": (),
+    "promote": ("tile", *_CELL, "rank"),
+    "move": ("tile", *_MOVE),
+    **{kind: ("tile", *_CELL) for kind in ORDER_KINDS if kind not in ("promote", "move")},
+    "decline": (),
+    "confuse_move": _MOVE,
+    "second_scaffold": _CELL,
+    "second_altar": _CELL,
+    "skip_altar": (),
+    "jester": (*_CELL, "color"),
+}
+_PAY_TAKES = {"promote": (*_CELL, "rank"), "recruit": _CELL, "confuse": _MOVE}
+
+
+def _why_fields(decision: dict, action: Action) -> str | None:
+    """A field the action does not take (say, a rank on a vault) is refused by name."""
+    takes = _PAY_TAKES[decision["order"]] if action.kind == "pay" else _TAKES[action.kind]
+    extra = [name for name in _FIELDS if getattr(action, name) is not None and name not in takes]
+    if extra:
+        return f"a {action.kind} action has no {' or '.join(extra)}"
+    return None
+
+
+def _why_position(state: State, action: Action) -> str | None:
+    if action.col is None or action.row is None:
+        return "this action needs a cell of the cathedral (col and row)"
+    if not 0 <= action.col < WIDTH or action.row < 0:
+        return "the cathedral is five columns wide (0-4) and grows from row 0"
+    return None
+
+
+def _why_vault(state: State, action: Action) -> str:
+    if action.tile not in state.market_vaults:
+        return "that vault is not on offer in the market"
+    problem = _why_position(state, action)
+    if problem:
+        return problem
+    if action.at in state.cells:
+        return "that cell is already built on"
+    if action.at not in placement_cells(state.cells):
+        return "a vault goes on a starting slot of row 0 or next to a vault or scaffold"
+    if state.tiles[action.tile].wild and touches_wild(state, action.at):
+        return "a wild vault may not be adjacent to another wild vault"
+    return "that vault cannot be placed there"
+
+
+def _why_order(state: State, action: Action) -> str:
+    if action.tile not in state.market_orders:
+        return "that order is not on offer in the market"
+    order = state.tiles[action.tile].order
+    if action.kind != order:
+        return f"that tile's order is {ORDER_NAMES[order]}, not {action.kind}"
+    problem = _why_position(state, action)
+    if problem:
+        return problem
+    player = state.active
+    cell = state.cells.get(action.at)
+    own_builder_needed = order in ("promote", "move", "confuse", "glass")
+    if own_builder_needed and (cell is None or cell.builder != player):
+        return f"{ORDER_NAMES[order]} needs one of your own builders in that cell"
+    if order == "promote":
+        if state.players[player].tokens == 0:
+            return "you have no promotion token left in your supply"
+        if action.rank not in state.options.ranks:
+            return f"the ranks of this edition are {', '.join(RANK_NAMES[r] for r in state.options.ranks)}"
+        return "a builder must be promoted to a rank it does not already have"
+    if order == "move" and action.to not in moves_from(state, action.at):
+        return "a builder moves to an adjacent vault with no builder on it"
+    if order == "confuse":
+        if state.version == "1":
+            return "Confuse needs an opponent's builder that can then move to an adjacent empty vault (not off an altar)"
+        return "Confuse needs an opponent's builder that can move now to an adjacent empty vault (not off an altar)"
+    if order == "glass":
+        return "a vault holds at most one stained glass"
+    if order == "recruit":
+        if not state.players[player].builders:
+            return "you have no builder left in your supply"
+        return "Recruit puts a builder on a vault with no builder"
+    if order == "scaffold":
+        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+    if order == "disaster":
+        if cell is not None and cell.altar:
+            return "a vault with an altar is protected from Disaster"
+        return "Disaster discards a vault with no builder on it"
+    if order == "altar":
+        if state.altars_left == 0:
+            return "no altar tokens are left"
+        return "an altar goes on a vault (not scaffolding) without one"
+    return "that order cannot be executed there"
+
+
+def _why_follow_up(state: State, decision: dict, action: Action) -> str:
+    kind = decision["kind"]
+    if kind == "jester":
+        col, row = decision["at"]
+        if action.at != (col, row):
+            return f"the Jester to colour now stands at {cell_label(col, row)}"
+        cell = state.cells[(col, row)]
+        colors = state.tiles[cell.tile].colors
+        names = ", ".join(COLOR_NAMES[c] for c in colors)
+        return f"a Jester adds a colour the tile lacks (it is already {names})"
+    if kind == "paid":
+        order = decision["order"]
+        if order == "promote":
+            return (
+                f"the paid Promote must choose a rank other than {RANK_NAMES[decision['rank']]} "
+                "for one of your builders, with a token from your supply"
+            )
+        if order == "recruit":
+            return (
+                "the paid Recruit puts your builder on an empty vault next to one of your builders"
+            )
+        return "the paid Confuse moves one of your builders (not off an altar) to an adjacent empty vault"
+    if kind == "confuse_move":
+        return "Confuse moves an opponent's builder (not off an altar) to an adjacent empty vault"
+    if kind == "second_scaffold":
+        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+    if action.kind == "skip_altar":
+        return "the second altar is not optional: place it on another vault without one"
+    return "the second altar goes on another vault without one"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .components import ARCHITECT, COLORS, MASON, STRONGMAN
+from .state import cell_key
 
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
@@ -70,7 +71,7 @@ def score_cathedral(cells: list[dict], jester_colors: dict[str, str] | None = No
     colors_at: dict[tuple[int, int], str] = {}
     for cell in cells:
         pos = (cell["col"], cell["row"])
-        colors = _cell_colors(cell, jester_colors.get(f"{pos[0]},{pos[1]}"))
+        colors = _cell_colors(cell, jester_colors.get(cell_key(*pos)))
         if colors:
             by_pos[pos] = cell
             colors_at[pos] = colors

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..interface import Outcome
+import re
+
+from ..interface import MalformedAction, Outcome
 from .components import Options, Tile, tiles_for
 
 WIDTH = 5
@@ -14,12 +16,38 @@ VERSION = "2"
 Pos = tuple[int, int]  # (col, row); row 0 is the row of starting slots against the board
 
 
-def pos_key(pos: Pos) -> str:
-    return f"{pos[0]},{pos[1]}"
+# A cell is written two ways: its key "col,row" ("2,1") in the stored state, the view and the
+# board's data-cell values; its label "c{col}r{row}" ("c2r1") in every sentence players read.
+# Each parses back to the one cell it names: no sign, no leading zero, a column of the cathedral.
+_KEY = re.compile(r"(0|[1-9][0-9]*),(0|[1-9][0-9]*)")
+_LABEL = re.compile(r"c(0|[1-9][0-9]*)r(0|[1-9][0-9]*)")
 
 
-def pos_label(pos: Pos) -> str:
-    return f"c{pos[0]}r{pos[1]}"
+def cell_key(col: int, row: int) -> str:
+    """The cell's key in the stored state and the view: "2,1"."""
+    return f"{col},{row}"
+
+
+def parse_key(key: str) -> Pos:
+    """(col, row) of a key such as "2,1"; MalformedAction (a ValueError) for anything else."""
+    return _parse(_KEY, key)
+
+
+def cell_label(col: int, row: int) -> str:
+    """The cell's name for players: "c2r1" (column 2, row 1; row 0 is against the board)."""
+    return f"c{col}r{row}"
+
+
+def parse_label(label: str) -> Pos:
+    """(col, row) of a label such as "c2r1"; MalformedAction (a ValueError) for anything else."""
+    return _parse(_LABEL, label)
+
+
+def _parse(notation: re.Pattern, text: str) -> Pos:
+    found = notation.fullmatch(text) if isinstance(text, str) else None
+    if found is None or int(found[1]) >= WIDTH:
+        raise MalformedAction(f"no such cell of the cathedral: {str(text)[:20]!r}")
+    return int(found[1]), int(found[2])
 
 
 class Cell:
@@ -214,7 +242,7 @@ class State:
             "removed": self.removed[:],
             "market_orders": self.market_orders[:],
             "market_vaults": self.market_vaults[:],
-            "cells": {pos_key(pos): cell.to_json() for pos, cell in sorted(self.cells.items())},
+            "cells": {cell_key(*pos): cell.to_json() for pos, cell in sorted(self.cells.items())},
             "players": [p.to_json() for p in self.players],
             "altars_left": self.altars_left,
             "king": self.king,
@@ -249,7 +277,7 @@ class State:
         state.removed = list(data["removed"])
         state.market_orders = list(data["market_orders"])
         state.market_vaults = list(data["market_vaults"])
-        state.cells = {_parse_key(key): Cell(*value) for key, value in data["cells"].items()}
+        state.cells = {parse_key(key): Cell(*value) for key, value in data["cells"].items()}
         state.players = [PlayerState(**p) for p in data["players"]]
         state.altars_left = data["altars_left"]
         state.king = data["king"]
@@ -276,11 +304,6 @@ class State:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # mutable
-
-
-def _parse_key(key: str) -> Pos:
-    col, row = key.split(",")
-    return (int(col), int(row))
 
 
 def _pending_to_json(decision: dict) -> dict:

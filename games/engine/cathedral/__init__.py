@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..interface import Outcome
-from .actions import Action, IllegalAction
+from ..interface import IllegalAction, MalformedAction, Outcome
+from .actions import Action
 from .buildings import BUILDINGS, NAMES, SQUARES_PER_SIDE, cell_label, parse_label
 from .rules import ALL_PLACED, NO_MORE_PLACEMENTS, legal_actions, perform, why_illegal
 from .state import Options, State
@@ -34,6 +34,7 @@ __all__ = [
     "VERSION",
     "Action",
     "IllegalAction",
+    "MalformedAction",
     "Options",
     "Outcome",
     "State",
@@ -64,8 +65,9 @@ def _action(action: Action | dict) -> Action:
 
 def apply_action(state: State, action: Action | dict) -> State:
     """The state after ``action`` (an Action or its JSON) by ``state.to_decide``; ``state``
-    itself is left as it was. Raises ``IllegalAction`` (a ``ValueError``) saying why, in a
-    player's words, if the placement is not legal now."""
+    itself is left as it was. Raises ``IllegalAction`` saying why, in a player's words, if the
+    placement is not legal now, and ``MalformedAction`` if ``action`` is JSON that is no
+    placement at all (both ``ValueError``)."""
     action = _action(action)
     problem = why_illegal(state, action)
     if problem:

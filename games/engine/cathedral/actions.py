@@ -13,12 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..interface import MalformedAction
 from .buildings import ALL_KEYS, NAMES, SIZE, TURNS, cell_label
-
-
-class IllegalAction(ValueError):
-    """An action that the rules forbid now, or that is not an action at all."""
-
 
 KIND = "place"
 _FIELDS = frozenset({"kind", "building", "col", "row", "turn"})
@@ -49,32 +45,32 @@ class Action:
     @classmethod
     def from_json(cls, data: object) -> Action:
         """Read an action sent from outside: anything but a well-formed placement, every field
-        within the game's bounds, raises IllegalAction. The result is a shared instance."""
+        within the game's bounds, raises MalformedAction. The result is a shared instance."""
         if not isinstance(data, dict):
-            raise IllegalAction("an action is a JSON object")
+            raise MalformedAction("an action is a JSON object")
         kind = data.get("kind")
         if type(kind) is not str or kind != KIND:
-            raise IllegalAction(f"unknown action kind {repr(kind)[:40]}")
+            raise MalformedAction(f"unknown action kind {repr(kind)[:40]}")
         unknown = [name for name in data if name not in _FIELDS]
         if unknown:
             names = sorted(str(name)[:20] for name in unknown)[:8]
-            raise IllegalAction(f"unexpected fields in action: {', '.join(names)}")
+            raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")
         missing = sorted(_FIELDS - set(data))
         if missing:
-            raise IllegalAction(f"a placement needs {', '.join(missing)}")
+            raise MalformedAction(f"a placement needs {', '.join(missing)}")
         building = data["building"]
         if type(building) is not str or building not in NAMES:
-            raise IllegalAction(f"no such building: {repr(building)[:40]}")
+            raise MalformedAction(f"no such building: {repr(building)[:40]}")
         for name in ("col", "row", "turn"):
             if type(data[name]) is not int:
-                raise IllegalAction(f"{name} must be a whole number")
+                raise MalformedAction(f"{name} must be a whole number")
         col, row, turn = data["col"], data["row"], data["turn"]
         if not (0 <= col < SIZE and 0 <= row < SIZE):
-            raise IllegalAction("col and row are 0-9: the city is 10 squares wide and high")
+            raise MalformedAction("col and row are 0-9: the city is 10 squares wide and high")
         if not 0 <= turn < TURNS[building]:
             turns = TURNS[building]
             allowed = "0" if turns == 1 else f"0-{turns - 1}"
-            raise IllegalAction(
+            raise MalformedAction(
                 f"the {NAMES[building]} has {turns} distinct orientation"
                 f"{'s' if turns > 1 else ''}: turn is {allowed}"
             )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..interface import MalformedAction
 from .versions import VERSION, VERSIONS
 
 SIZE = 10
@@ -63,13 +64,13 @@ def cell_label(col: int, row: int) -> str:
 
 
 def parse_label(label: str) -> tuple[int, int]:
-    """(col, row) of a label such as "D4"; ValueError for anything else."""
+    """(col, row) of a label such as "D4"; MalformedAction (a ValueError) for anything else."""
     text = label.strip().upper()
     if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
-        raise ValueError(f"no such square: {label!r}")
+        raise MalformedAction(f"no such square: {label!r}")
     row = int(text[1:]) - 1
     if not 0 <= row < SIZE:
-        raise ValueError(f"no such square: {label!r}")
+        raise MalformedAction(f"no such square: {label!r}")
     return COLUMNS.index(text[0]), row
 
 

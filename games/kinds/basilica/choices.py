@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from games.engine.basilica import Action
+from games.engine.basilica import Action, cell_key, cell_label, parse_key
 from games.engine.basilica.components import COLOR_NAMES, RANK_NAMES
 
 SEPARATOR = "/"
@@ -28,9 +28,9 @@ def steps(action: Action) -> tuple[str, ...]:
     if action.color is not None:
         return (*path, f"color:{action.color}")
     if action.col is not None:
-        path.append(f"at:{action.col},{action.row}")
+        path.append(f"at:{cell_key(action.col, action.row)}")
     if action.to_col is not None:
-        path.append(f"to:{action.to_col},{action.to_row}")
+        path.append(f"to:{cell_key(action.to_col, action.to_row)}")
     if action.rank is not None:
         path.append(f"rank:{action.rank}")
     return tuple(path)
@@ -91,8 +91,7 @@ def label(token: str) -> str:
     if kind == "color":
         return f"{COLOR_NAMES.get(value, value)} ({value})"
     if kind in ("at", "to"):
-        col, row = value.split(",")
-        return f"c{col}r{row}"
+        return cell_label(*parse_key(value))
     return {
         "builder": "Place a builder on the vault just placed",
         "decline": "Decline (keep the coin)",

@@ -19,7 +19,7 @@ PROMPTS = {
     "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
     "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
     "second_altar": _("Altar: place your second altar on a highlighted vault."),
-    "jester": "Scoring: choose the extra colour of your Jester at c{col}r{row}. "
+    "jester": "Scoring: choose the extra colour of your Jester at {cell}. "
     "Your opponent will not see it until the scoring.",
 }
 # What to click next once a tile is picked, by the order on its back (or "vault").
@@ -124,7 +124,7 @@ def last_move(before: dict, seen: dict, names: list[str]) -> dict:
         old = {(c["col"], c["row"]): c for c in before["cathedral"]}
         new = {(c["col"], c["row"]): c for c in seen["cathedral"]}
         cells = {
-            f"{col},{row}"
+            engine.cell_key(col, row)
             for col, row in old.keys() | new.keys()
             if old.get((col, row)) != new.get((col, row))
         }
@@ -175,7 +175,7 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
     ``{"row", "cells", "targets"}``, ``targets`` true when a cell of the row can be chosen (a
     row without targets shows nothing but its cells, and is drawn once for every page)."""
     cells = {(c["col"], c["row"]): c for c in seen["cathedral"]}
-    targets = {tuple(int(x) for x in key.split(",")): ch for key, ch in choices.cells.items()}
+    targets = {engine.parse_key(key): ch for key, ch in choices.cells.items()}
     top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
     picked = set(choices.picked_cells)
     new = (changed or {}).get("cells", set())
@@ -183,7 +183,7 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
     for row in range(top, -1, -1):
         line = []
         for col in range(WIDTH):
-            key = f"{col},{row}"
+            key = engine.cell_key(col, row)
             cell = cells.get((col, row))
             choice = targets.get((col, row))
             line.append(
@@ -337,8 +337,7 @@ def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
         )
         return PROMPTS["paid"].format(order=ORDER_NAMES[decision["order"]], effect=effect)
     if kind == "jester":
-        col, row = decision["at"]
-        return PROMPTS["jester"].format(col=col, row=row)
+        return PROMPTS["jester"].format(cell=engine.cell_label(*decision["at"]))
     if kind in VERSION_1_PROMPTS and seen["rules_version"] == "1":
         return VERSION_1_PROMPTS[kind]
     return PROMPTS[kind]
@@ -418,5 +417,5 @@ def result_line(seen: dict, names: list[str], seat: int | None) -> str:
 
 def hint_marks(state: engine.State, action: engine.Action) -> dict:
     """The market tile and the cells of the cathedral that ``action`` names."""
-    cells = [f"{pos[0]},{pos[1]}" for pos in (action.at, action.to) if pos is not None]
+    cells = [engine.cell_key(*pos) for pos in (action.at, action.to) if pos is not None]
     return {"cells": cells, "tiles": [] if action.tile is None else [str(action.tile)]}

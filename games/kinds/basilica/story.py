@@ -3,13 +3,14 @@ each scoring explained area by area.
 
 Everything here reads the dicts of ``engine.view`` (so it shows only what that viewer may see)
 and returns plain JSON-safe data for the templates and the socket pushes. Cells are named as the
-board draws them, ``c{col}r{row}``; the cells of an entry, for highlighting, are given as the
-board's ``data-cell`` values, ``"col,row"``.
+board draws them, by the engine's ``cell_label`` ("c2r1"); the cells of an entry, for
+highlighting, are given as the board's ``data-cell`` values, the engine's ``cell_key`` ("2,1").
 """
 
 from __future__ import annotations
 
-from games.engine.basilica.actions import ORDER_KINDS
+from games.engine.basilica import cell_key, cell_label
+from games.engine.basilica.actions import ORDER_KINDS, kind_of
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 
 # -- one action in words -----------------------------------------------------------------------
@@ -22,10 +23,6 @@ FOLLOW_UPS = {
     "skip_altar": "altar",
     "confuse_move": "confuse",
 }
-
-
-def _cell(col: int, row: int) -> str:
-    return f"c{col}r{row}"
 
 
 def _colors(colors: str) -> str:
@@ -44,7 +41,7 @@ def _a_rank(rank: str) -> str:
 
 def _heading(entry: dict) -> str:
     """The order an entry executes or completes, as its log line begins ("paid Promote"), or ""."""
-    kind = entry["action"]["type"]
+    kind = kind_of(entry["action"])
     if kind in ORDER_KINDS:
         paid = "paid " if entry["tile"]["paid"] else ""
         return paid + ORDER_NAMES[kind]
@@ -56,13 +53,13 @@ def _heading(entry: dict) -> str:
 def _deed(entry: dict, names: list[str]) -> str:
     """What the entry did, without its heading or its player's name."""
     action = entry["action"]
-    kind = action["type"]
-    at = _cell(action["col"], action["row"]) if "col" in action else ""
-    to = _cell(action["to_col"], action["to_row"]) if "to_col" in action else ""
+    kind = kind_of(action)
+    at = cell_label(action["col"], action["row"]) if "col" in action else ""
+    to = cell_label(action["to_col"], action["to_row"]) if "to_col" in action else ""
     if kind == "vault":
         return f"placed a {_vault(entry['tile'])} at {at}"
     if kind == "builder":
-        return f"placed a builder on {_cell(*entry['cell'])}"
+        return f"placed a builder on {cell_label(*entry['cell'])}"
     if kind in ("promote", "move", "recruit", "confuse"):
         return _builder_deed(kind, at, to, action.get("rank"))
     if kind == "glass":
@@ -112,9 +109,9 @@ def entry_text(entry: dict, names: list[str]) -> str:
 
 def _clause(entry: dict, names: list[str], previous: dict | None) -> str:
     """The entry as a part of a sentence naming a player's run, with what joins it on."""
-    kind = entry["action"]["type"]
+    kind = kind_of(entry["action"])
     deed = _deed(entry, names)
-    before = previous["action"]["type"] if previous else None
+    before = kind_of(previous["action"]) if previous else None
     if before and FOLLOW_UPS.get(kind) == before:
         return f" and {deed}"
     joined = ", then " if previous else " "
@@ -145,12 +142,12 @@ def entry_cells(entry: dict) -> list[str]:
     """The cells an entry touched, as the board's ``data-cell`` values ("col,row")."""
     action = entry["action"]
     if "cell" in entry:
-        return [f"{entry['cell'][0]},{entry['cell'][1]}"]
+        return [cell_key(*entry["cell"])]
     cells = []
     if "col" in action:
-        cells.append(f"{action['col']},{action['row']}")
+        cells.append(cell_key(action["col"], action["row"]))
     if "to_col" in action:
-        cells.append(f"{action['to_col']},{action['to_row']}")
+        cells.append(cell_key(action["to_col"], action["to_row"]))
     return cells
 
 
@@ -161,26 +158,6 @@ def last_run(seen: dict) -> list[dict]:
     while start and log[start - 1]["player"] == log[-1]["player"]:
         start -= 1
     return log[start:]
-
-
-def last_move(seen: dict, names: list[str]) -> dict:
-    """What the player who acted last did: ``{"player", "who", "text", "cells", "seqs"}``; the
-    cells are those still on the board (none if a clean-up has come since). Empty at the start."""
-    run = last_run(seen)
-    if not run:
-        return {}
-    cleaned = _last_clean_up(seen)
-    cells: list[str] = []
-    for entry in run:
-        if entry["seq"] > cleaned:
-            cells += [c for c in entry_cells(entry) if c not in cells]
-    return {
-        "player": run[0]["player"],
-        "who": names[run[0]["player"]],
-        "text": move_summary(run, names),
-        "cells": cells,
-        "seqs": [entry["seq"] for entry in run],
-    }
 
 
 # -- the log, turn by turn ---------------------------------------------------------------------
@@ -360,7 +337,7 @@ def _area(area: dict, names: list[str]) -> dict:
         "color": area["color"],
         "color_name": COLOR_NAMES[area["color"]],
         "tiles": len(area["cells"]),
-        "cells": [f"{col},{row}" for col, row in area["cells"]],
+        "cells": [cell_key(col, row) for col, row in area["cells"]],
         "owner": owner,
         "owner_name": "" if owner is None else names[owner],
         "tie": owner is None,
@@ -413,12 +390,12 @@ def _strength(area: dict, owner: int) -> str:
 
 def _jesters(event: dict, names: list[str]) -> list[str]:
     """Each revealed Jester pick: "Alice's Jester at c0r0 added blue to its red vault"."""
-    cells = {f"{c['col']},{c['row']}": c for c in event["cathedral"]}
+    cells = {cell_key(c["col"], c["row"]): c for c in event["cathedral"]}
     words = []
     for key, color in event["jesters"].items():
         cell = cells[key]
         owner = names[cell["builder"]["player"]]
-        at = _cell(cell["col"], cell["row"])
+        at = cell_label(cell["col"], cell["row"])
         words.append(
             f"{owner}'s Jester at {at} added {COLOR_NAMES[color]} to its "
             f"{_colors(cell['colors'])} vault"

@@ -200,7 +200,7 @@ def _replayed(game: Game, log: Log):
         return None, f"cannot be replayed: its options do not read ({_error(error)})"
     try:
         return engine.replay(options, game.seed, [data for _, _, data in log], check=True), None
-    except Exception as error:  # IllegalAction, or a log the engine cannot even read
+    except Exception as error:  # IllegalAction, MalformedAction, or a log the engine cannot read
         return None, f"does not replay: {_error(error)}"
 
 
