@@ -58,6 +58,21 @@ class Choice:
         return urlencode({"pick": self.pick})
 
 
+@dataclass(frozen=True)
+class Choosable:
+    """A thing on the page as ``templates/games/_choosable.html`` draws it: a form that sends
+    ``choice.action``, a link that picks ``choice``, or, without a choice, a plain element."""
+
+    choice: Choice | None
+    classes: str
+    data: tuple[str, object]  # its data- attribute: ("tile", 12), ("cell", "3,1"), ("token", ...)
+    label: str = ""  # its aria-label, where its text does not say it
+    title: str = ""
+    role: str = ""  # of the form or the link
+    plain_role: str = ""  # of the plain element
+    form_class: str = "inline"
+
+
 @dataclass
 class Choices:
     """What the viewer may click now, sorted by where it shows on the page."""

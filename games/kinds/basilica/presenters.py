@@ -9,7 +9,7 @@ from games.engine import basilica as engine
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from games.engine.basilica.state import WIDTH
 from games.kinds.basilica import help, story
-from games.kinds.basilica.choices import Choices, label, offer, parse_pick
+from games.kinds.basilica.choices import Choices, Choosable, label, offer, parse_pick
 from games.models import Game
 
 PROMPTS = {
@@ -60,6 +60,7 @@ def page_context(
         "choices": choices,
         "rows": cathedral_rows(seen, choices, changed),
         "market": market_columns(seen, choices, changed),
+        "buttons": prompt_buttons(choices),
         "stack_top": stack_top(seen),
         "players": player_panels(seen, names, seat, base["clocks"], changed),
         "last_move": changed,
@@ -186,18 +187,28 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
             key = engine.cell_key(col, row)
             cell = cells.get((col, row))
             choice = targets.get((col, row))
+            described = f"{engine.cell_label(col, row)}: {_cell_label(cell) if cell else 'empty'}"
+            classes = _cell_classes(
+                cell, target=choice is not None, picked=key in picked, changed=key in new
+            )
             line.append(
                 {
                     "col": col,
                     "row": row,
                     "key": key,
                     "cell": cell,
-                    "classes": _cell_classes(
-                        cell, target=choice is not None, picked=key in picked, changed=key in new
-                    ),
-                    "label": _cell_label(cell) if cell else "empty",
                     "choice": choice,
                     "jester": seen["jester_picks"].get(key),
+                    "it": Choosable(
+                        choice,
+                        classes,
+                        ("cell", key),
+                        label=f"{described} (choose)" if choice else described,
+                        title=described if cell and not choice else "",
+                        role="gridcell",
+                        plain_role="gridcell",
+                        form_class="cellform",
+                    ),
                 }
             )
         rows.append(
@@ -207,36 +218,84 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
 
 
 def market_columns(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
+    """The market's three columns, an order above a vault: ``{"order", "vault"}``, each a tile
+    as ``_tile.html`` draws it (or None for an empty slot)."""
     slots = (changed or {}).get("slots", set())
     columns = []
     for slot in range(3):
-        order = seen["market"]["orders"][slot]
-        vault = seen["market"]["vaults"][slot]
-        columns.append(
-            {
-                "order": order,
-                "order_name": ORDER_NAMES[order["order"]] if order else "",
-                "order_choice": choices.tiles.get(order["id"]) if order else None,
-                "order_changed": ("orders", slot) in slots,
-                "order_tip": tile_tip(order, seen, "order") if order else "",
-                "vault": vault,
-                "vault_choice": choices.tiles.get(vault["id"]) if vault else None,
-                "vault_changed": ("vaults", slot) in slots,
-                "vault_tip": tile_tip(vault, seen, "vault") if vault else "",
-                "order_picked": bool(order) and choices.picked_tile == order["id"],
-                "vault_picked": bool(vault) and choices.picked_tile == vault["id"],
-            }
-        )
+        column = {}
+        for side, row in (("order", "orders"), ("vault", "vaults")):
+            tile = seen["market"][row][slot]
+            column[side] = tile and market_tile(
+                tile,
+                side,
+                seen,
+                choice=choices.tiles.get(tile["id"]),
+                picked=choices.picked_tile == tile["id"],
+                changed=(row, slot) in slots,
+            )
+        columns.append(column)
     return columns
+
+
+def market_tile(
+    tile: dict, side: str, seen: dict, choice=None, picked: bool = False, changed: bool = False
+) -> dict:
+    """A tile shown ``side`` up: its face, its name (an order's), and how it is drawn."""
+    colors = tile["colors"]
+    name = ORDER_NAMES[tile["order"]] if side == "order" else ""
+    classes = ["tile", side]
+    if side == "vault":
+        classes.append(f"c{colors}")
+        if len(colors) > 1:
+            classes.append("wild")
+    classes.extend(
+        mark
+        for mark, on in (
+            ("choosable", choice),
+            ("picked", picked and not choice),
+            ("changed", changed),
+        )
+        if on
+    )
+    paid = " (paid)" if tile.get("paid") else ""
+    crowned = ", crowned" if tile["crown"] else ""
+    face = f"{name}{paid}, vault side " if side == "order" else ""
+    label = f"{side} tile {face}{colors}{crowned}"
+    return {
+        "tile": tile,
+        "side": side,
+        "name": name,
+        "it": Choosable(
+            choice,
+            " ".join(classes),
+            ("tile", tile["id"]),
+            label=f"{label} (choose)" if choice else label,
+            title=tile_tip(tile, seen, side),
+            plain_role="img",
+            form_class="inline tileform",
+        ),
+    }
+
+
+def prompt_buttons(choices: Choices) -> list[Choosable]:
+    """The prompt's buttons (a rank, a colour, "Confirm this move"...): their text is their
+    choice's label."""
+    return [
+        Choosable(
+            button,
+            "button choice confirm" if button.token == "confirm" else "button choice",
+            ("token", button.token),
+        )
+        for button in choices.buttons
+    ]
 
 
 def stack_top(seen: dict) -> dict | None:
     """The tile on top of the stack, order side up for both players (RULINGS.md §3): what the
     next order drawn into the market will be. Only the view's face of it, nothing below."""
     tile = seen["stack_top"]
-    if tile is None:
-        return None
-    return {"tile": tile, "name": ORDER_NAMES[tile["order"]], "tip": tile_tip(tile, seen, "order")}
+    return market_tile(tile, "order", seen) if tile is not None else None
 
 
 def tile_tip(tile: dict, seen: dict, side: str) -> str:
