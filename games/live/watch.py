@@ -15,7 +15,7 @@ import time
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from games.live import announce
 from games.models import Game
@@ -84,7 +84,12 @@ def _watch(game_id: int, announced: str, loop) -> None:
                 return
             slow = quiet >= patience
             time.sleep(settings.COMPUTER_WATCH_INTERVAL * (20 if slow else 1))
-            game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+            try:
+                game = _look(game_id)
+            except DatabaseError:  # busy (SQLite locks a table while a move is written)
+                log.info("game %s could not be read now: looking again", game_id)
+                connection.close()
+                continue
             if game is None:
                 return
             if announce.version(game) != announced:
@@ -99,3 +104,7 @@ def _watch(game_id: int, announced: str, loop) -> None:
         with _watched_lock:
             _watched.discard(game_id)
         connection.close()
+
+
+def _look(game_id: int) -> Game | None:
+    return Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()

@@ -9,6 +9,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
+from django.db import OperationalError
 from test_consumers import is_html, make_user, receive_until, session_cookie, socket
 
 from games import events, tasks
@@ -112,4 +113,31 @@ async def test_opening_the_page_watches_for_a_bot_move_nobody_watched_for(monkey
     await database_sync_to_async(the_bot_moves_in_the_worker)(monkeypatch, game, 1)
     pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
     assert 'class="prompt"' in pushed
+    await page.disconnect()
+
+
+async def test_a_busy_database_does_not_stop_the_watch_for_the_bot_move(monkeypatch, settings):
+    # SQLite locks a table while the worker writes the bot's move: one look fails, the next sees.
+    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)
+    monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
+    settings.COMPUTER_WATCH_INTERVAL = 0.02
+    real, failed = watch._look, []
+
+    def locked_once(game_id):
+        if not failed:
+            failed.append(game_id)
+            raise OperationalError("database table is locked: games_game")
+        return real(game_id)
+
+    monkeypatch.setattr(watch, "_look", locked_once)
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+    await database_sync_to_async(human_moves)(game)
+    await database_sync_to_async(the_bot_moves_in_the_worker)(monkeypatch, game, 1)
+
+    pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
+    assert 'class="prompt"' in pushed
+    assert failed == [game.pk]
     await page.disconnect()
