@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test check-games test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling clean
+.PHONY: install run worker sweep test check-games test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -49,6 +49,7 @@ test: install lint
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory check-games
 	$(MAKE) --no-print-directory test-postgres
+	$(MAKE) --no-print-directory chaos
 	$(MAKE) --no-print-directory test-browser
 
 # The site's and the live tests again on PostgreSQL, the production database: locking and
@@ -115,6 +116,12 @@ load-scaling: install
 	@if $(PY) tests/multiprocess/services_up.py postgres redis; then \
 		$(PY) manage.py load_scaling $(SCALING_ARGS); \
 	else echo "PostgreSQL or Redis cannot be had on this machine: the two-daphne figure is not measured"; fi
+
+# Faults survived: games played through a killed daphne, Redis and PostgreSQL restarted, and
+# a sweep killed midway, on a PostgreSQL and a Redis of the run's own (the machine's are left be).
+chaos: export DJANGO_DEBUG ?= 1
+chaos: install
+	$(PY) manage.py chaos $(CHAOS_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

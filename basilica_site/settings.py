@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.web.middleware.DatabaseUnavailable",
 ]
 
 ROOT_URLCONF = "basilica_site.urls"
@@ -111,6 +112,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The pool bounds a process's connections and lends them for each piece of work; a burst
     # waits for one instead of failing. (It replaces persistent connections: CONN_MAX_AGE 0.)
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A connection is checked before it is lent (Django asks the pool to, with health checks on):
+    # after PostgreSQL restarts, the pool's dead ones are dropped instead of failing requests.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),

@@ -1,8 +1,15 @@
-"""Response headers the site adds to every page."""
+"""Response headers the site adds to every page, and the answer when the database is away."""
 
 from __future__ import annotations
 
+import logging
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
+
+log = logging.getLogger(__name__)
 
 
 def htmx_caching(get_response):
@@ -17,3 +24,26 @@ def htmx_caching(get_response):
         return response
 
     return middleware
+
+
+class DatabaseUnavailable:
+    """A request that meets a database that does not answer (restarting, failed over, a lock
+    held too long) is answered 503 with a page that says so and that nothing was changed (its
+    transaction was rolled back), instead of a server error. The page is drawn without a
+    query."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        log.warning(
+            "the database did not answer %s %s: %s", request.method, request.path, exception
+        )
+        response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "5"
+        return response

@@ -236,6 +236,10 @@
   });
   document.body.addEventListener("htmx:responseError", function (event) {
     const code = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (code === 503) {
+      warn("The site's database did not answer just now: nothing was changed. Try again in a few seconds.");
+      return;
+    }
     warn("The server answered with an error (" + code + "): nothing changed on this page. Try again, or reload it.");
   });
   document.body.addEventListener("htmx:afterRequest", function (event) {

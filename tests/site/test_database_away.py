@@ -1,0 +1,35 @@
+"""A database that does not answer (restarting, failed over) gets a 503 that says nothing was
+changed, never a server error; `make chaos` restarts a real PostgreSQL under play."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import OperationalError
+from factories import client_for, first_legal, started_game
+
+from games.models import Action
+from games.play import states
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_move_meeting_a_database_that_does_not_answer_is_told_so_and_changes_nothing(monkeypatch):
+    game = started_game()
+    action = first_legal(game)
+
+    def away(_game):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(states, "load_state", away)
+    response = client_for(game.seat0).post(
+        f"/games/{game.pk}/act/", {"action": json.dumps(action), "seq": 0}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "nothing was changed" in response.text
+    assert "Traceback" not in response.text
+    assert Action.objects.filter(game=game).count() == 0
+    game.refresh_from_db()
+    assert game.seq == 0
