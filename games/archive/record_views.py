@@ -8,25 +8,23 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.archive import records
 from games.models import Action, Game
+from games.web import errors
 from games.web.ratelimit import limited
 
 
 def _watchable(request: HttpRequest, pk: int) -> Game:
     """The game, if this viewer may watch it; a 404 otherwise, as for its page: a private game
     does not exist for a stranger, and a game not yet begun has no record."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
         raise Http404("this game has no record")
-    user = request.user
-    if game.private and game.seat_of(user) is None and not user.is_staff:
-        raise Http404("no such game")
     return game
 
 

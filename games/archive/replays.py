@@ -10,12 +10,13 @@ shared.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.models import Game
 from games.play import states
+from games.web import errors
 from games.web.presenters import game_context
 
 REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
@@ -23,9 +24,9 @@ REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
 
 @require_GET
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     if game.status not in REPLAYED or not game.can_watch(request.user):
-        raise Http404("no such game")  # a private game does not exist for a stranger
+        raise Http404("no such game")  # not begun; or private, to the staff, as its page
     try:
         step = int(request.GET.get("step", game.seq))
     except ValueError:

@@ -23,7 +23,10 @@ from games.live import pushes, watch
 from games.live.announce import group_name
 from games.models import Game
 
-POLICY_VIOLATION = 1008  # the close code for a client that breaks the protocol
+# The codes a server closes with are an application's own (4000-4999): daphne's websocket library
+# refuses the protocol's 1008 from a server, and the close then fails as an error (1011).
+CLOSE_TALKED = 4008  # the client sent something: the page never does (1008's meaning)
+CLOSE_TOO_MANY = 4029  # its owner holds as many sockets as anyone needs (HTTP's 429)
 SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)
 
 
@@ -33,20 +36,32 @@ def _watchable(game_id: int, user) -> Game | None:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    owner: tuple | None = None  # whom this socket counts against, while it counts
+
+    async def __call__(self, scope, receive, send) -> None:
+        # Whatever way the socket ends (refused, closed by either side, an error in a handler,
+        # or cancelled by the server), its owner gets their place back.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
     async def connect(self) -> None:
         user = self.scope["user"]
         game = await database_sync_to_async(_watchable)(
             self.scope["url_route"]["kwargs"]["pk"], user
         )
         if game is None:
-            await self.close()  # refused before accept: the handshake fails
+            await self.close()  # refused before accept: the handshake fails, as for no game
             return
         # Anyone may watch a public game: a visitor who is not signed in is counted by address.
-        self.owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
-        if not pushes.open_socket(self.owner):
-            await self.close()  # this owner already holds as many sockets as anyone needs
+        owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
+        if not pushes.open_socket(owner):
+            # Accepted only to say why: the page then stops instead of retrying in a loop.
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
             return
-        self.counted = True
+        self.owner = owner
         self.game_id = game.pk
         self.seat = game.seat_of(user)
         self.group = group_name(game.pk)
@@ -60,10 +75,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.group_event("presence.ping", reply_to=self.channel_name)
         await self.send_presence()
 
+    def release(self) -> None:
+        """Give the owner's place back, once."""
+        owner, self.owner = self.owner, None
+        if owner is not None:
+            pushes.close_socket(owner)
+
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "counted", False):
-            self.counted = False
-            pushes.close_socket(self.owner)
+        self.release()
         if not hasattr(self, "group"):
             return
         if self.seat is not None:
@@ -74,7 +93,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
         client that does (a script, a flood) is closed at its first message."""
-        await self.close(code=POLICY_VIOLATION)
+        await self.close(code=CLOSE_TALKED)
 
     # -- events from the group ---------------------------------------------------------------
 

@@ -131,7 +131,7 @@ def accept(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = errors.game_or_404(request, pk)
     try:
         services.cancel_game(game, request.user)
     except services.NotAllowed as error:
@@ -155,11 +155,11 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page: its players, and anyone, signed in or not, watching a public game."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     if game.status == Game.Status.CANCELLED:
         raise Http404("this game was cancelled")
     if game.private and game.seat_of(request.user) is None:
-        raise Http404("no such game")  # a private game does not exist for a stranger
+        raise Http404("no such game")  # the staff read a private game in the admin, not here
     if request.htmx and request.GET.get("waiting"):
         # The waiting page polls: open the board as soon as someone has accepted.
         if game.status == Game.Status.OPEN:
@@ -206,7 +206,7 @@ def _render_game(request, game, status=200, error="", pick=None, partial=None):
 @login_required
 @body_at_most(MOVE_BODY_MAX)
 def act(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     if game.seat_of(request.user) is None:
         raise PermissionDenied("only the two players of this game can act in it")
     try:
@@ -339,7 +339,7 @@ def series(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _player_post(request: HttpRequest, pk: int, change, done: str) -> HttpResponse:
     """Run a service ``change(game, user)`` for a player and come back to the game page."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     try:
         result = change(game, request.user)
     except services.NotAllowed as error:
@@ -363,7 +363,7 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask the search bot for the move of the player who decides now, in a game that allows
     hints. The task runner thinks it out (never a web process); the answer's fragment asks
     ``hint_answer`` for it until it is there."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     seat = game.seat_of(request.user)
     if seat is None:
         raise PermissionDenied("only the players of this game can ask for a hint")
@@ -387,7 +387,7 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
 def hint_answer(request: HttpRequest, pk: int) -> HttpResponse:
     """The hint asked for with ``ticket`` (signed for this player and game), once the task
     runner has it; until then the same question again, a moment later."""
-    game = get_object_or_404(Game.objects.select_related("seat0", "seat1"), pk=pk)
+    game = errors.game_or_404(request, pk)
     ticket = request.GET.get("ticket", "")[:500]
     try:
         task_id, user_id, game_id, asked_at = signing.loads(ticket, salt=HINT_SALT, max_age=300)

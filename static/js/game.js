@@ -37,7 +37,16 @@
     if (wasConnected) catchUp();
     wasConnected = true;
   });
-  document.body.addEventListener("htmx:wsClose", function () {
+  // The server's own close codes (games/live/consumers.py): it closed this socket on purpose,
+  // so the page does not come back (htmx retries only a connection lost, 1006 or 1011-1013),
+  // and says why, in the words the template gave it.
+  const CLOSED_BY_SERVER = { 4008: "talked", 4029: "tooMany" };
+  document.body.addEventListener("htmx:wsClose", function (event) {
+    const why = CLOSED_BY_SERVER[event.detail.event ? event.detail.event.code : 0];
+    if (why && status && status.dataset[why]) {
+      say(status.dataset[why], "closed");
+      return;
+    }
     say("Connection lost: reconnecting… (the board will catch up by itself)", "closed");
   });
   document.body.addEventListener("htmx:wsError", function () {

@@ -11,6 +11,7 @@ from test_consumers import first_move, is_html, make_user, receive_until, starte
 
 from basilica_site.asgi import application
 from games.live import pushes
+from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Game
 from games.play import services
 
@@ -79,7 +80,10 @@ async def test_anonymous_sockets_are_capped_per_address(settings):
     first, second = visitor(game.pk), visitor(game.pk)
     assert (await first.connect())[0]
     assert (await second.connect())[0]
-    assert not (await visitor(game.pk).connect())[0]
+    one_too_many = visitor(game.pk)
+    assert (await one_too_many.connect())[0]  # only to be told why it closes at once
+    assert (await one_too_many.receive_output())["code"] == CLOSE_TOO_MANY
+    await one_too_many.disconnect()
     elsewhere = visitor(game.pk, address="198.51.100.7")
     assert (await elsewhere.connect())[0]
     await first.disconnect()

@@ -14,6 +14,7 @@ from test_consumers import first_move, is_html, make_user, session_cookie, socke
 from basilica_site.asgi import application
 from games.engine import basilica as engine
 from games.live import pushes
+from games.live.consumers import CLOSE_TALKED, CLOSE_TOO_MANY
 from games.play import services, states
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -62,7 +63,8 @@ async def test_a_socket_that_sends_anything_is_closed():
     game = await database_sync_to_async(started_game)()
     carl = await watcher_of(game, "carl")
     await carl.send_to(text_data='{"type": "move", "action": "anything"}')
-    assert await closed_with(carl) == 1008
+    assert await closed_with(carl) == CLOSE_TALKED
+    await carl.disconnect()
 
 
 async def test_a_flooding_socket_is_closed_and_the_game_goes_on_for_the_others():
@@ -70,7 +72,7 @@ async def test_a_flooding_socket_is_closed_and_the_game_goes_on_for_the_others()
     carl, dora = await watcher_of(game, "carl"), await watcher_of(game, "dora")
     for i in range(1000):
         await carl.send_to(text_data=f"flood {i}")
-    assert await closed_with(carl) == 1008
+    assert await closed_with(carl) == CLOSE_TALKED
     move = await database_sync_to_async(first_move)(game)
     await database_sync_to_async(services.submit_action)(game, game.seat0, move, 0)
     assert 'data-seq="1"' in await next_push(dora)
@@ -97,7 +99,9 @@ async def test_one_user_may_hold_only_so_many_sockets():
     for tab in tabs:
         assert (await tab.connect())[0]
     one_too_many = socket(game.pk, cookie)
-    assert not (await one_too_many.connect())[0]
+    assert (await one_too_many.connect())[0]  # only to be told why it closes at once
+    assert await closed_with(one_too_many) == CLOSE_TOO_MANY
+    await one_too_many.disconnect()
     await tabs[0].disconnect()
     again = socket(game.pk, cookie)
     assert (await again.connect())[0]

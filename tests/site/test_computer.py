@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from factories import client_for, lobby_form, make_user, started_game
+from factories import client_for, lobby_form, make_staff, make_user, started_game
 
 from games import bots, tasks
 from games.models import Action, Computer, Game
@@ -140,7 +140,7 @@ def test_no_hint_between_two_people_nor_for_a_stranger():
     against_the_computer = play_computer(client_for(make_user("alice")), kind="cathedral")
     stranger = client_for(make_user("carl"))
     url = reverse("games:hint", args=[against_the_computer.pk])
-    assert stranger.post(url, {"seq": 0}).status_code == 403
+    assert stranger.post(url, {"seq": 0}).status_code == 404  # a private game, to a stranger
 
 
 def test_no_hint_from_a_stale_page():
@@ -218,7 +218,9 @@ def test_a_hint_is_thought_out_by_the_task_runner_while_the_page_asks_again(monk
     assert 'data-cells="' in answer
 
     bob = client_for(make_user("bob"))
-    assert bob.get(again, HTTP_HX_REQUEST="true").status_code == 403  # alice's ticket
+    assert bob.get(again, HTTP_HX_REQUEST="true").status_code == 404  # a private game, to him
+    referee = client_for(make_staff())
+    assert referee.get(again, HTTP_HX_REQUEST="true").status_code == 403  # alice's ticket
     forged = client.get(again.replace("ticket=", "ticket=x"), HTTP_HX_REQUEST="true")
     assert forged.status_code == 200
     assert "expired" in forged.text

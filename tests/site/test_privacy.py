@@ -3,6 +3,8 @@ nowhere, not in the lobby, a profile, a list, a page or an answer that differs f
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -93,3 +95,74 @@ def test_an_anonymous_visitor_finds_no_private_game_but_may_watch_a_public_one(p
         assert visitor.get(game.get_absolute_url()).status_code == 404
     assert mentions(listed, private_games["public"])
     assert visitor.get(private_games["public"].get_absolute_url()).status_code == 200
+
+
+# Every address that names a game, as a request a stranger could make of it.
+ROUTES = [
+    ("games:detail", "get", {}),
+    ("games:detail", "get", {"partial": "board"}),
+    ("games:detail", "get", {"waiting": "1"}),
+    ("games:act", "post", {"action": '{"kind": "pass"}', "seq": "0"}),
+    ("games:hint", "post", {"seq": "0"}),
+    ("games:hint-answer", "get", {"ticket": "forged"}),
+    ("games:replay", "get", {"step": "0"}),
+    ("games:accept", "post", {}),
+    ("games:cancel", "post", {}),
+    ("games:resign", "post", {}),
+    ("games:abort", "post", {}),
+    ("games:rematch", "post", {"answer": "offer"}),
+    ("games:rematch", "post", {"answer": "accept"}),
+    ("games:rematch", "post", {"answer": "decline"}),
+    ("games:rematch", "post", {"answer": "anything"}),
+    ("games:record-json", "get", {}),
+    ("games:record-text", "get", {}),
+]
+
+
+def hidden_games() -> list[Game]:
+    """A private game in each state a stranger could probe: an open invitation, in play, over."""
+    alice, bob = make_user("alice"), make_user("bob")
+    finished = finished_game(alice, bob, winners=[0], scores=[40, 30])
+    Game.objects.filter(pk=finished.pk).update(private=True)
+    return [
+        open_game(alice, private=True),
+        started_game(alice, bob, private=True),
+        Game.objects.get(pk=finished.pk),
+    ]
+
+
+def answer(client: Client, route: tuple, pk: int, htmx: bool) -> tuple[int, str, str]:
+    name, method, data = route
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = getattr(client, method)(reverse(name, args=[pk]), data, headers=headers)
+    # Django masks the CSRF token afresh for every page: the one difference two pages may have.
+    body = re.sub(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")\w{64}', r"\1-", response.text)
+    return response.status_code, response.get("Location", ""), body
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda route: f"{route[0]}{route[2]}")
+def test_a_private_game_answers_a_stranger_as_no_game_does(route):
+    games = hidden_games()
+    visitors = {"stranger": client_for(make_user("carol")), "anonymous": Client()}
+    asked = [(who, game.pk, htmx) for who in visitors for game in games for htmx in (False, True)]
+    private = {key: answer(visitors[key[0]], route, *key[1:]) for key in asked}
+    Game.objects.filter(pk__in=[game.pk for game in games]).delete()  # the same numbers, no game
+    for key in asked:
+        assert private[key] == answer(visitors[key[0]], route, *key[1:]), key
+
+
+def test_the_invited_friend_follows_the_link_in_and_then_plays_like_any_player():
+    alice = make_user("alice")
+    game = open_game(alice, private=True)
+    dora = client_for(make_user("dora"))
+    link = reverse("games:invitation", args=[game.invite_token])
+    assert dora.get(game.get_absolute_url()).status_code == 404  # not hers until she accepts
+    assert "Accept" in dora.get(link).text
+    accepted = dora.post(reverse("games:accept", args=[game.pk]), {"token": game.invite_token})
+    assert accepted.url == game.get_absolute_url()
+    assert dora.get(game.get_absolute_url()).status_code == 200
+    resigned = dora.post(reverse("games:resign", args=[game.pk]))
+    assert resigned.url == game.get_absolute_url()
+    for name in ("games:replay", "games:record-json", "games:record-text"):
+        assert client_for(alice).get(reverse(name, args=[game.pk])).status_code == 200
+        assert dora.get(reverse(name, args=[game.pk])).status_code == 200
