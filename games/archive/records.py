@@ -408,7 +408,8 @@ def _check_ending(termination: str, winners: list, status: str) -> None:
 
 
 def _seats(values: list) -> bool:
-    return len(set(values)) == len(values) and all(type(v) is int and v in (0, 1) for v in values)
+    # The types first: a list of lists has no set.
+    return all(type(v) is int and v in (0, 1) for v in values) and len(set(values)) == len(values)
 
 
 # -- replaying ----------------------------------------------------------------------------------

@@ -194,3 +194,9 @@ def test_a_result_by_the_rules_needs_a_log_that_ends_so(record):
     replay_refused(
         changed(record, result={**record["result"], "winners": [0]}), r"^result\.winners: "
     )
+
+
+def test_the_winners_and_the_options_of_any_json_are_refused_in_a_sentence(record):
+    refused(changed(record, result={**record["result"], "winners": [[0]]}), "list of seats")
+    refused(changed(record, options={**record["options"], "altars": {}}), "not options of")
+    refused(changed(record, options={**record["options"], "coins": 1e999}), "not options of")
