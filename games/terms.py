@@ -22,3 +22,7 @@ class GameSettings:
     rated: bool = False
     rating_range: int = 0  # a seek for opponents rated within ± this of the creator; 0: anyone
     hints: bool = False  # either player may ask the search bot for a move (casual games only)
+
+
+class UnplayableSettings(ValueError):
+    """Settings no game can be created with; the message says why, in a sentence for a player."""

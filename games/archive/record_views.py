@@ -4,12 +4,14 @@ the game page's rule of who may see a game."""
 from __future__ import annotations
 
 import json
+import logging
 
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -17,6 +19,8 @@ from games.archive import records
 from games.models import Action, Game
 from games.web import errors
 from games.web.ratelimit import limited
+
+log = logging.getLogger(__name__)
 
 
 def _watchable(request: HttpRequest, pk: int) -> Game:
@@ -66,14 +70,30 @@ def import_record(request: HttpRequest) -> HttpResponse:
     if len(text) > IMPORT_MAX_BYTES:
         return _refused(request, f"That record is over {IMPORT_MAX_BYTES // 1024} KB.")
     try:
-        record = records.read(json.loads(text or "null"))
+        data = json.loads(text or "null")
+    except UnicodeDecodeError:
+        return _refused(request, _("That file is not a game record: a record is text in UTF-8."))
+    except json.JSONDecodeError as error:
+        return _refused(
+            request,
+            _("That is not a game record: its JSON goes wrong at line %(line)s, column %(column)s.")
+            % {"line": error.lineno, "column": error.colno},
+        )
+    except (ValueError, RecursionError):  # a number of thousands of digits, endless nesting
+        return _refused(request, _("That is not a game record: no record holds such JSON."))
+    try:
+        record = records.read(data)
         if record.result is None:
             raise records.RecordError(
                 "only the record of a game that is over can be imported: this one is still going"
             )
         records.replay(record)
-    except (ValueError, RecursionError) as error:  # RecordError, JSON errors
-        return _refused(request, f"That record cannot be replayed: {error}")
+    except records.RecordError as error:
+        return _refused(request, _("That record cannot be replayed: %(why)s") % {"why": error})
+    except (ValueError, RecursionError):
+        # Something records.read let through: refused all the same, and logged to be read better.
+        log.exception("an imported record failed outside the checks of its reading")
+        return _refused(request, _("That record cannot be replayed."))
     game = _store(record, request.user)
     return redirect("games:replay", pk=game.pk)
 

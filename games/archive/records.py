@@ -9,6 +9,7 @@ stored result, since nothing in a file is trusted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -50,6 +51,9 @@ _KEYS = {
 }
 _ACTION_KEYS = {"seq", "player", "user", "action", "at"}
 _RESULT_KEYS = {"winners", "scores", "termination"}
+# C0 and C1 control characters, and halves of surrogate pairs, which JSON's escapes can carry
+# but no text may: this site never writes one in a record, and PostgreSQL refuses a NUL.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 class RecordError(ValueError):
@@ -210,6 +214,7 @@ def read(data: object) -> Record:
         raise RecordError(f"this is not a game record of this site (format {RECORD_FORMAT!r})")
     if data.get("format_version") != FORMAT_VERSION or type(data["format_version"]) is not int:
         raise RecordError(f"this site reads version {FORMAT_VERSION} of the record format only")
+    _without_control_characters(data)
     unknown = sorted(str(key)[:20] for key in data if key not in _KEYS)
     if unknown:
         raise RecordError(f"a game record has no field {', '.join(unknown[:5])}")
@@ -231,10 +236,37 @@ def read(data: object) -> Record:
         seed=seed,
         players=_players(data.get("players")),
         actions=actions,
-        result=_result(data.get("result"), over=status in _OVER),
+        result=_result(data.get("result"), status),
         seats=seats,
         times=times,
     )
+
+
+def _without_control_characters(data: dict) -> None:
+    """RecordError naming the first field found whose text, or name, holds a control character
+    (tab and newline too: no field of a record is free text)."""
+    found: list[tuple[str, object]] = [("", data)]
+    while found:
+        place, value = found.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if _CONTROL.search(key):
+                    words = (
+                        _(
+                            "a field name in %(field)s holds a control character, which no record has"
+                        )
+                        if place
+                        else _("a field name holds a control character, which no record has")
+                    )
+                    raise RecordError(words % {"field": place[:60]})
+                found.append((f"{place}.{key}" if place else key, item))
+        elif isinstance(value, list):
+            found.extend((f"{place}[{index}]", item) for index, item in enumerate(value))
+        elif isinstance(value, str) and _CONTROL.search(value):
+            raise RecordError(
+                _("%(field)s holds a control character, which no field of a record may hold")
+                % {"field": place[:60]}
+            )
 
 
 def _engine(data: dict) -> GameEngine:
@@ -329,8 +361,8 @@ def _actions(engine: GameEngine, actions: object):
     return tuple(seats), tuple(read_actions), tuple(times)
 
 
-def _result(result: object, over: bool) -> dict | None:
-    if not over:
+def _result(result: object, status: str) -> dict | None:
+    if status not in _OVER:
         if result is not None:
             raise RecordError("a game still in play has no result")
         return None
@@ -338,18 +370,46 @@ def _result(result: object, over: bool) -> dict | None:
         raise RecordError("a finished game's result is {scores, termination, winners}")
     winners, scores, termination = result["winners"], result["scores"], result["termination"]
     if not isinstance(winners, list) or len(winners) > 2 or not _seats(winners):
-        raise RecordError("the winners are a list of seats, 0 and 1")
+        raise RecordError("result.winners: the winners are a list of seats, 0 and 1")
     if not isinstance(scores, list) or len(scores) not in (0, 2):
-        raise RecordError("the scores are a list of two whole numbers")
+        raise RecordError("result.scores: the scores are a list of two whole numbers")
     if any(type(score) is not int for score in scores):
-        raise RecordError("the scores are a list of two whole numbers")
+        raise RecordError("result.scores: the scores are a list of two whole numbers")
     if type(termination) is not str or not 0 < len(termination) <= 40:
-        raise RecordError("the result says how the game ended, in a few words")
+        raise RecordError("result.termination: the result says how the game ended, in a few words")
+    _check_ending(termination, winners, status)
     return {"winners": winners, "scores": scores, "termination": termination}
 
 
+def _check_ending(termination: str, winners: list, status: str) -> None:
+    """An ending off the board agrees with the status and the winners it gives, whatever the log:
+    an abort or abandonment has no result, a timeout or resignation one winner."""
+    aborted = termination in Ending.NO_RESULT
+    if aborted and status != Game.Status.ABORTED:
+        raise RecordError(
+            _("status: a game ended by %(termination)s is aborted, not %(status)s")
+            % {"termination": termination, "status": status}
+        )
+    if not aborted and status == Game.Status.ABORTED:
+        raise RecordError(
+            _("status: a game ended by %(termination)s is finished, not aborted")
+            % {"termination": termination}
+        )
+    if aborted and winners:
+        raise RecordError(
+            _("result.winners: a game ended by %(termination)s has no winner")
+            % {"termination": termination}
+        )
+    if termination in ENDINGS and not aborted and len(winners) != 1:
+        raise RecordError(
+            _("result.winners: a game ended by %(termination)s has one winner")
+            % {"termination": termination}
+        )
+
+
 def _seats(values: list) -> bool:
-    return len(set(values)) == len(values) and all(type(v) is int and v in (0, 1) for v in values)
+    # The types first: a list of lists has no set.
+    return all(type(v) is int and v in (0, 1) for v in values) and len(set(values)) == len(values)
 
 
 # -- replaying ----------------------------------------------------------------------------------
@@ -371,37 +431,85 @@ def replay(record: Record) -> GameState:
                 f"action {seq} is recorded for seat {seat}, but it was seat {entry['player']}'s"
             )
     if record.result is not None:
-        _check_result(record.result, state)
+        _check_result(record.result, state, record.players)
     return state
 
 
-def _check_result(result: dict, state: GameState) -> None:
+def _check_result(result: dict, state: GameState, names: tuple[str, str]) -> None:
     if state.finished:
         outcome = state.outcome
         replayed = {
+            "termination": outcome.termination,
             "winners": list(outcome.winners),
             "scores": list(outcome.scores),
-            "termination": outcome.termination,
         }
-        if result != replayed:
-            raise RecordError(
-                f"the record's result is {_words(result)}, but its actions give {_words(replayed)}"
-            )
+        for field, value in replayed.items():
+            if result[field] != value:
+                raise RecordError(
+                    _(
+                        "result.%(field)s: the record's result is %(record)s, but its actions give "
+                        "%(replayed)s"
+                    )
+                    % {"field": field, "record": _words(result), "replayed": _words(replayed)}
+                )
         return
     # A game can also end off the board: a resignation, the clock, an abort.
     termination = result["termination"]
     if termination not in ENDINGS:
         raise RecordError(
-            f"the record says the game ended by {termination[:40]}, but its actions do not end it"
+            _(
+                "result.termination: the record says the game ended by %(termination)s, but its "
+                "actions do not end it"
+            )
+            % {"termination": termination}
         )
     if result["scores"] not in ([], list(state.returns())):
         raise RecordError(
-            f"the record's scores are {result['scores']}, but its actions give "
-            f"{list(state.returns())}"
+            _(
+                "result.scores: the record's scores are %(record)s, but its actions give "
+                "%(replayed)s"
+            )
+            % {"record": result["scores"], "replayed": list(state.returns())}
         )
-    winners_expected = 0 if termination in Ending.NO_RESULT else 1
-    if len(result["winners"]) != winners_expected:
-        raise RecordError(f"a game ended by {termination} has {winners_expected} winner(s)")
+    _check_ended_off_the_board(termination, result["winners"], state, names)
+
+
+def _check_ended_off_the_board(
+    termination: str, winners: list, state: GameState, names: tuple[str, str]
+) -> None:
+    """The clock runs out on the player to decide, a loss once they have moved and an
+    abandonment before; a player aborts only before their own first move."""
+    deciding = state.to_decide
+    moved = {entry["player"] for entry in state.history}
+    words = {"deciding": names[deciding], "other": names[1 - deciding]}
+    if termination == Ending.TIMEOUT and deciding not in moved:
+        raise RecordError(
+            _(
+                "result.termination: %(deciding)s ran out of time before their first move, "
+                "which abandons a game (no result) rather than loses it"
+            )
+            % words
+        )
+    if termination == Ending.TIMEOUT and winners != [1 - deciding]:
+        raise RecordError(
+            _("result.winners: %(deciding)s was to decide when the clock ran out, so %(other)s won")
+            % words
+        )
+    if termination == Ending.ABANDONED and deciding in moved:
+        raise RecordError(
+            _(
+                "result.termination: a game is abandoned when the player to decide has not "
+                "moved yet, but %(deciding)s had"
+            )
+            % words
+        )
+    if termination == Ending.ABORTED and moved == {0, 1}:
+        raise RecordError(
+            _(
+                "result.termination: a player aborts a game only before their own first move, "
+                "but both players had moved"
+            )
+        )
 
 
 def _words(result: dict) -> str:

@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine import GameEngine, engine_for
+from games.terms import UnplayableSettings
 
 # The order the lobby offers them in.
 REGISTERED = ("basilica", "cathedral")
@@ -29,7 +32,9 @@ class GameKind:
     # (game, state, the state its changes are marked from, base context, pick) -> the kind's part
     page_context: Callable[..., dict]
     options_form: type  # a Django form of the kind's options: see games.kinds.forms.NewGameForm
-    new_options: Callable[[dict, int], Any]  # (the form's choices, seat of the first role)
+    # (the form's choices, seat of the first role) -> the engine's options; UnplayableSettings
+    # for choices the form would not give
+    new_options: Callable[[dict, int], Any]
     describe: Callable[[dict], str]  # stored options -> "Basilica, 2022 edition, with …"
     first_role: Callable[[dict, str], str]  # (stored options, seat 0's name) -> "ann moves first"
     rules: Callable[..., Any]  # the rules page view: (request, variant=None) -> response
@@ -67,6 +72,29 @@ def get(key: str) -> GameKind:
     if key not in REGISTERED:
         raise KeyError(key)
     return import_module(f"games.kinds.{key}").KIND
+
+
+def chosen(title: str, choices: object, first: object, expected: dict[str, type]) -> dict:
+    """A kind's choices as its ``new_options`` reads them: only the options it has, each of its
+    type, and the first role given to seat 0 or 1; UnplayableSettings says what is wrong."""
+    if not isinstance(choices, dict):
+        raise UnplayableSettings(_("The options of a game are chosen in the lobby's form."))
+    for name, value in choices.items():
+        if name not in expected:
+            raise UnplayableSettings(
+                _("%(game)s has no option called %(option)s.")
+                % {"game": title, "option": str(name)[:40]}
+            )
+        if type(value) is not expected[name]:
+            words = (
+                _("The option %(option)s of %(game)s is a yes or a no.")
+                if expected[name] is bool
+                else _("The option %(option)s of %(game)s is one of those the lobby offers.")
+            )
+            raise UnplayableSettings(words % {"game": title, "option": name})
+    if type(first) is not int or first not in (0, 1):
+        raise UnplayableSettings(_("The first role goes to one of the two players."))
+    return choices
 
 
 def of(game) -> GameKind:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import clock
 from games.terms import RATING_RANGES, GameSettings
@@ -63,6 +64,12 @@ class NewGameForm(forms.Form):
         # The kind's own options first, then the platform's.
         platform = ("first", "time_control", "rated", "rating_range", "hints", "private")
         self.order_fields([*(f for f in self.fields if f not in platform), *platform])
+        for field in self.fields.values():
+            # Django's own words repeat the value sent, which a forged form may fill with
+            # anything (a NUL, a page of text): the choices offered are what a player needs.
+            field.error_messages["invalid_choice"] = _(
+                "That is not one of the choices offered: pick one of the list."
+            )
 
     def kind_options(self) -> dict:
         """The kind's own choices, as ``games.kinds.<kind>.KIND.new_options`` reads them."""

@@ -14,6 +14,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import events, kinds
 from games.clock import TimeControl
@@ -21,7 +22,7 @@ from games.engine.interface import GameAction, GameState
 from games.models import Action, Ending, Game, Series
 from games.play import states, timing, vacation
 from games.ratings import service as ratings
-from games.terms import GameSettings
+from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
 
 log = logging.getLogger(__name__)
 
@@ -49,20 +50,12 @@ class StaleMove(MoveRejected):
 
 
 def create_game(user, settings: GameSettings) -> Game:
-    # The creator always sits in seat 0; who takes the first role is decided now, as the rules say.
-    TimeControl.parse(settings.time_control)  # refuses an unknown control
-    kind = kinds.get(settings.kind)
-    if settings.first == "me":
-        first = 0
-    elif settings.first == "opponent":
-        first = 1
-    else:
-        first = secrets.randbelow(2)
+    """A game of ``settings`` waiting for an opponent, ``user`` in seat 0; UnplayableSettings,
+    before anything is stored, for settings the lobby's form would not give."""
+    kind, first = _checked(settings)
     options = kind.new_options(settings.options, first)
     series = None
     if settings.series:
-        if settings.series not in kind.series_lengths:
-            raise ValueError(f"{kind.title} has no series of {settings.series} games")
         series = Series.objects.create(kind=kind.key, length=settings.series)
     return Game.objects.create(
         created_by=user,
@@ -85,6 +78,56 @@ def create_game(user, settings: GameSettings) -> Game:
             settings.rating_range,
         ),
     )
+
+
+def _checked(settings: GameSettings) -> tuple[kinds.GameKind, int]:
+    """The kind of ``settings`` and the seat of its first role, once the platform's part of
+    them is one the lobby offers. The creator always sits in seat 0; who takes the first role
+    is decided now, as the rules say."""
+    try:
+        kind = kinds.get(settings.kind)
+    except KeyError:
+        names = _either([title for _key, title in kinds.choices()])
+        raise UnplayableSettings(
+            _("This site hosts no such game: choose %(names)s.") % {"names": names}
+        ) from None
+    firsts = {"me": 0, "opponent": 1, "random": None}
+    if type(settings.first) is not str or settings.first not in firsts:
+        raise UnplayableSettings(
+            _("The first role goes to you, to your opponent or to either at random.")
+        )
+    try:
+        TimeControl.parse(settings.time_control if type(settings.time_control) is str else "?")
+    except ValueError:
+        raise UnplayableSettings(_("That clock is not one of the lobby's: choose one.")) from None
+    if settings.series and (
+        type(settings.series) is not int or settings.series not in kind.series_lengths
+    ):
+        raise UnplayableSettings(_series_words(kind))
+    if settings.rating_range and settings.rating_range not in RATING_RANGES:
+        raise UnplayableSettings(
+            _("A seek is open to any strength or to players rated within %(ranges)s of you.")
+            % {"ranges": _either([f"±{r}" for r in RATING_RANGES])}
+        )
+    first = firsts[settings.first]
+    return kind, secrets.randbelow(2) if first is None else first
+
+
+def _series_words(kind: kinds.GameKind) -> str:
+    if not kind.series_lengths:
+        return _("%(game)s is played one game at a time, not in a series.") % {"game": kind.title}
+    lengths = _either([str(n) for n in kind.series_lengths])
+    return _("%(game)s is played one game at a time or in a series of %(lengths)s games.") % {
+        "game": kind.title,
+        "lengths": lengths,
+    }
+
+
+def _either(words: list[str]) -> str:
+    """The words as a sentence lists them: "a, b or c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("%(some)s or %(last)s") % {"some": ", ".join(words[:-1]), "last": words[-1]}
 
 
 def accept_game(game: Game, user) -> Game:

@@ -31,6 +31,7 @@ from games.play import computer, services, states, timing, vacation
 from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
+from games.terms import UnplayableSettings
 from games.web import errors
 from games.web.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.web.presenters import game_context
@@ -43,17 +44,19 @@ PROFILE_FINISHED = 20  # the last finished games on a profile; the history has t
 
 
 def _lobby_context(user, posted=None) -> dict:
-    """The lobby; ``posted`` is a refused form, shown again with its errors in its kind's place."""
+    """The lobby; ``posted`` is a refused form (a seek's or one against the computer), shown
+    again with its errors in its kind's place."""
     forms = []
     for kind in kinds.all_kinds():
-        form = posted if posted is not None and posted.kind == kind.key else kind.options_form()
+        form = posted if _is_form_of(posted, kind.key) else kind.options_form()
         forms.append({"kind": kind, "form": form, "open": form is posted})
-    if posted is None:
+    if not any(f["open"] for f in forms):
         forms[0]["open"] = True
-    against = [
-        {"kind": kind, "form": kind.options_form(prefix=f"computer-{kind.key}")}
-        for kind in kinds.all_kinds()
-    ]
+    against = []
+    for kind in kinds.all_kinds():
+        prefix = f"computer-{kind.key}"
+        form = posted if _is_form_of(posted, prefix) else kind.options_form(prefix=prefix)
+        against.append({"kind": kind, "form": form, "open": form is posted})
     return {
         "seeks": ratings.seek_rows(
             Game.objects.open_seeks().select_related("seat0").order_by("-created_at"), user
@@ -76,6 +79,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
+def _is_form_of(form, prefix: str) -> bool:
+    return form is not None and form.prefix == prefix
+
+
+def _not_a_lobby_form(request: HttpRequest, what: str) -> HttpResponse:
+    messages.error(request, what)
+    return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+
+
+def _refused_form(request: HttpRequest, form) -> HttpResponse:
+    messages.error(request, _("Those options cannot be played: the form says why."))
+    return render(request, "games/lobby.html", _lobby_context(request.user, form), status=400)
+
+
 @require_POST
 @login_required
 @limited("create_game")
@@ -83,14 +100,17 @@ def create(request: HttpRequest) -> HttpResponse:
     try:
         kind = kinds.get(request.POST.get("kind", ""))
     except KeyError:
-        messages.error(
-            request, "That form was not one of the lobby's: choose a game and try again."
+        return _not_a_lobby_form(
+            request, _("That form was not one of the lobby's: choose a game and try again.")
         )
-        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
     form = kind.options_form(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", _lobby_context(request.user, form), status=400)
-    game = services.create_game(request.user, form.game_settings())
+        return _refused_form(request, form)
+    try:
+        game = services.create_game(request.user, form.game_settings())
+    except UnplayableSettings as refusal:
+        form.add_error(None, str(refusal))
+        return _refused_form(request, form)
     return redirect(game)
 
 
@@ -103,14 +123,18 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         kind = kinds.get(request.POST.get("kind", ""))
         level = Computer.Level(request.POST.get("level", ""))
     except (KeyError, ValueError):
-        messages.error(request, "That form was not one of the lobby's: choose a game and a level.")
-        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+        return _not_a_lobby_form(
+            request, _("That form was not one of the lobby's: choose a game and a level.")
+        )
     form = kind.options_form(request.POST, prefix=f"computer-{kind.key}")
     if not form.is_valid():
-        messages.error(request, "Those options cannot be played: " + form.errors.as_text())
-        return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
+        return _refused_form(request, form)
     settings = replace(form.game_settings(), private=True)
-    game = computer.play_the_computer(request.user, settings, level)
+    try:
+        game = computer.play_the_computer(request.user, settings, level)
+    except UnplayableSettings as refusal:
+        form.add_error(None, str(refusal))
+        return _refused_form(request, form)
     return redirect(game)
 
 

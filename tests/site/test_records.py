@@ -27,7 +27,7 @@ from factories import (
 from games.archive import records
 from games.engine import basilica
 from games.engine.basilica import HIDDEN_PICK
-from games.models import Game
+from games.models import Action, Game
 from games.play import services, states
 
 pytestmark = pytest.mark.django_db
@@ -278,3 +278,35 @@ def test_a_record_that_does_not_replay_is_refused_and_nothing_is_stored():
     assert not Game.objects.filter(imported=True).exists()
     garbage = client_for(make_user("dora")).post(reverse("games:import"), {"text": "{not json"})
     assert garbage.status_code == 400
+
+
+def test_a_record_with_a_nul_in_a_name_is_refused_naming_the_field_and_nothing_is_stored():
+    # PostgreSQL refuses a NUL in text and in JSON: read, it would be a server error there.
+    data = records.export(play_randomly(started_game(seed=7), 400))
+    data["players"][1] += "\x00"
+    before = Game.objects.count(), Action.objects.count()
+    response = client_for(make_user("carl")).post(
+        reverse("games:import"), {"text": json.dumps(data)}
+    )
+    assert response.status_code == 400
+    assert "players[1] holds a control character" in response.text
+    assert (Game.objects.count(), Action.objects.count()) == before
+
+
+def test_a_record_whose_loser_on_time_is_named_winner_is_refused():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play_on(started_game(alice, bob, seed=SEED, time_control="10+5"), moves=9)
+    data = records.export(services.resign(game, user_deciding(game)))
+    loser = game.to_decide
+    data["result"] |= {"termination": "timeout", "winners": [loser]}
+    response = client_for(make_user("carl")).post(
+        reverse("games:import"), {"text": json.dumps(data)}
+    )
+    assert response.status_code == 400
+    assert "result.winners: " in response.text
+    assert not Game.objects.filter(imported=True).exists()
+    data["result"]["winners"] = [1 - loser]
+    accepted = client_for(make_user("dora")).post(
+        reverse("games:import"), {"text": json.dumps(data)}
+    )
+    assert accepted.status_code == 302

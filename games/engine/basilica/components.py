@@ -144,6 +144,13 @@ def expansion_tile_specs() -> list[dict]:
     ]
 
 
+# Bounds of the counts an Options may set: far beyond any variant, so that a file from outside
+# cannot ask for a game that never ends.
+MAX_COUNT = 99
+MAX_TILES = 200
+_TILE_KEYS = ("colors", "crown", "order", "paid")
+
+
 @dataclass(frozen=True)
 class Options:
     """Everything a game is created with, apart from its seed.
@@ -164,16 +171,29 @@ class Options:
     tiles: tuple[tuple[str, bool, str, bool], ...] | None = field(default=None)
 
     def __post_init__(self) -> None:
-        if self.edition not in EDITIONS:
-            raise ValueError(f"unknown edition {self.edition!r}: choose 2010 or 2022")
-        if self.first_player not in (0, 1):
+        if type(self.edition) is not str or self.edition not in EDITIONS:
+            raise ValueError(f"unknown edition {str(self.edition)[:10]!r}: choose 2010 or 2022")
+        if type(self.expansion) is not bool or type(self.remove_six) is not bool:
+            raise ValueError("the expansion and removing 6 tiles are true or false")
+        if type(self.first_player) is not int or self.first_player not in (0, 1):
             raise ValueError("the first player is 0 or 1")
         if self.remove_six and not self.expansion:
             raise ValueError("removing 6 tiles is part of the Festum Fatuorum expansion")
-        spaces = tuple(self.crown_spaces)
-        if not spaces or list(spaces) != sorted(set(spaces)) or spaces[0] < 1:
+        for name in ("promotion_tokens", "builders", "coins", "altars"):
+            count = getattr(self, name)
+            if type(count) is not int or not 0 <= count <= MAX_COUNT:
+                raise ValueError(f"{name} is a whole number from 0 to {MAX_COUNT}")
+        spaces = tuple(self.crown_spaces) if isinstance(self.crown_spaces, list | tuple) else ()
+        if (
+            not 0 < len(spaces) <= MAX_COUNT
+            or any(type(space) is not int for space in spaces)
+            or list(spaces) != sorted(set(spaces))
+            or spaces[0] < 1
+        ):
             raise ValueError("crown spaces must be increasing positive numbers")
         object.__setattr__(self, "crown_spaces", spaces)
+        if self.tiles is not None:
+            _check_tiles(self.tiles)
 
     @property
     def ranks(self) -> tuple[str, ...]:
@@ -202,18 +222,43 @@ class Options:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> Options:
+    def from_json(cls, data: object) -> Options:
+        """Strict: unknown keys or values of the wrong type raise ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError("options are a JSON object")
+        unknown = sorted(str(key)[:20] for key in data if key not in cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown options: {', '.join(unknown[:8])}")
         data = dict(data)
         if data.get("tiles") is not None:
-            data["tiles"] = tuple(
-                (t["colors"], bool(t["crown"]), t["order"], bool(t["paid"])) for t in data["tiles"]
-            )
+            tiles = data["tiles"]
+            if not isinstance(tiles, list) or not all(
+                isinstance(t, dict) and sorted(t) == sorted(_TILE_KEYS) for t in tiles
+            ):
+                raise ValueError(f"tiles are a list of {{{', '.join(_TILE_KEYS)}}}")
+            data["tiles"] = tuple(tuple(t[key] for key in _TILE_KEYS) for t in tiles)
         if "crown_spaces" in data:
             data["crown_spaces"] = tuple(data["crown_spaces"])
         return cls(**data)
 
     def with_first_player(self, player: int) -> Options:
         return replace(self, first_player=player)
+
+
+def _check_tiles(tiles: object) -> None:
+    """A manifest of tiles, each (colours, crown, order, paid), as ``tiles_for`` reads them."""
+    if not isinstance(tiles, tuple) or len(tiles) > MAX_TILES:
+        raise ValueError(f"tiles are a tuple of at most {MAX_TILES}")
+    for i, tile in enumerate(tiles):
+        if not isinstance(tile, tuple) or len(tile) != 4:
+            raise ValueError(f"tile {i} is (colours, crown, order, paid)")
+        colors, crown, order, paid = tile
+        if type(colors) is not str or not 1 <= len(colors) <= 2 or set(colors) - set(COLORS):
+            raise ValueError(f"tile {i}: colours must be one or two of {COLORS}")
+        if order not in ORDERS:
+            raise ValueError(f"tile {i}: unknown order {str(order)[:20]!r}")
+        if type(crown) is not bool or type(paid) is not bool:
+            raise ValueError(f"tile {i}: its crown and its payment are true or false")
 
 
 @lru_cache(maxsize=64)

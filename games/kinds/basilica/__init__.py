@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from games.engine import basilica as engine
 from games.engine.basilica.components import (
@@ -13,18 +14,32 @@ from games.engine.basilica.components import (
     ORDER_NAMES,
     RANK_NAMES,
 )
-from games.kinds import GameKind
+from games.kinds import GameKind, chosen
 from games.kinds.basilica import diagrams, story
 from games.kinds.basilica.forms import BasilicaForm
 from games.kinds.basilica.presenters import hint_marks, page_context
+from games.terms import UnplayableSettings
+
+OPTIONS = {"edition": str, "expansion": bool, "remove_six": bool}
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
-    expansion = bool(choices.get("expansion", False))
+    """The engine's options from the lobby's choices; UnplayableSettings for choices the form
+    would not give."""
+    choices = chosen(engine.TITLE, choices, first, OPTIONS)
+    edition = choices.get("edition", "2022")
+    if edition not in EDITIONS:
+        raise UnplayableSettings(
+            _("Basilica comes in the %(editions)s editions: choose one of them.")
+            % {"editions": " and ".join(EDITIONS)}
+        )
+    expansion = choices.get("expansion", False)
+    if choices.get("remove_six") and not expansion:
+        raise UnplayableSettings(_("Removing six tiles is part of the expansion: turn it on."))
     return engine.Options(
-        edition=choices.get("edition", "2022"),
+        edition=edition,
         expansion=expansion,
-        remove_six=expansion and bool(choices.get("remove_six", False)),
+        remove_six=choices.get("remove_six", False),
         first_player=first,
     )
 

@@ -6,13 +6,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.engine import cathedral as engine
-from games.kinds import GameKind
+from games.kinds import GameKind, chosen
 from games.kinds.cathedral.forms import CathedralForm
 from games.kinds.cathedral.presenters import hint_marks, named, page_context, rules_context
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
-    return engine.Options(light=first, lehman=bool(choices.get("lehman", False)))
+    """The engine's options from the lobby's choices; UnplayableSettings for choices the form
+    would not give."""
+    choices = chosen(engine.TITLE, choices, first, {"lehman": bool})
+    return engine.Options(light=first, lehman=choices.get("lehman", False))
 
 
 def describe(options: dict) -> str:
