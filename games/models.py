@@ -56,6 +56,13 @@ class GameQuerySet(models.QuerySet):
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
 
+    def against_the_computer(self, user) -> GameQuerySet:
+        """``user``'s games against one of the site's bots, in either seat."""
+        return self.filter(
+            Q(seat0=user, seat1__computer__isnull=False)
+            | Q(seat1=user, seat0__computer__isnull=False)
+        )
+
     def being_played(self) -> GameQuerySet:
         """Public games in play, the last moved first: the list anyone may open to watch."""
         return self.running().filter(private=False).order_by("-updated_at", "-pk")

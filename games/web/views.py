@@ -109,8 +109,13 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Those options cannot be played: " + form.errors.as_text())
         return render(request, "games/lobby.html", _lobby_context(request.user), status=400)
-    settings = replace(form.game_settings(), private=True)
-    game = computer.play_the_computer(request.user, settings, level)
+    terms = replace(form.game_settings(), private=True)
+    try:
+        game = computer.play_the_computer(request.user, terms, level)
+    except computer.TooManyGames as refusal:
+        messages.error(request, refusal.message)
+        context = _lobby_context(request.user)
+        return render(request, "games/lobby.html", context, status=refusal.status)
     return redirect(game)
 
 
