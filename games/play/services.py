@@ -176,7 +176,7 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
     )
     game.seq += 1
     transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
-    vacation.end(user, move=True)  # any move of theirs ends a vacation
+    vacation.end(user)  # any move of theirs ends a vacation
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
@@ -275,7 +275,7 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
     if (
         began
         and game.clock_control.correspondence
-        and vacation.spend_to_save(game.player(seat), reading.deadline, now)
+        and vacation.spend_to_save(game.player(seat), game, reading.deadline, now)
     ):
         timing.refresh_deadline(game, now)
         return False
