@@ -222,6 +222,10 @@ else:
 # bot's move after nothing moved (seconds), and how often it looks (games.computer.watch).
 COMPUTER_WATCH_SECONDS = float(os.environ.get("COMPUTER_WATCH_SECONDS", "60"))
 COMPUTER_WATCH_INTERVAL = 0.25
+# Games against the computer one account may have in play at once, and begin in an hour: every
+# bot move costs the task runner up to a second, and a script could start thousands.
+COMPUTER_GAMES_IN_PLAY = int(os.environ.get("COMPUTER_GAMES_IN_PLAY", "10"))
+COMPUTER_GAMES_PER_HOUR = int(os.environ.get("COMPUTER_GAMES_PER_HOUR", "20"))
 
 # -- correspondence: notifications and vacation ------------------------------------------------
 NOTIFY_DELAY_SECONDS = int(os.environ.get("NOTIFY_DELAY_SECONDS", "120"))

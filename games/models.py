@@ -7,6 +7,7 @@ engine (see ``games.play.states.load_state``).
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -55,6 +56,13 @@ class GameQuerySet(models.QuerySet):
 
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
+
+    def against_the_computer(self, user) -> GameQuerySet:
+        """``user``'s games against one of the site's bots, in either seat."""
+        return self.filter(
+            Q(seat0=user, seat1__computer__isnull=False)
+            | Q(seat1=user, seat0__computer__isnull=False)
+        )
 
     def being_played(self) -> GameQuerySet:
         """Public games in play, the last moved first: the list anyone may open to watch."""
@@ -358,6 +366,14 @@ class Vacation(models.Model):
     planned = models.BooleanField(
         default=False, help_text="turned on by the player, not spent to save a game"
     )
+    saved = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="the game whose clock ran out, for which the days were spent",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -366,6 +382,12 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on vacation {self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def paid_until(self) -> datetime:
+        """The end of the whole days spent. The game a vacation saved keeps its clock standing
+        still to here, even when its player comes back sooner and the vacation ends."""
+        return self.starts_at + timedelta(days=self.days)
 
 
 class Notification(models.Model):

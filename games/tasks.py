@@ -25,12 +25,13 @@ log = logging.getLogger(__name__)
 
 def sweep(now=None) -> dict:
     """End every game whose clock has run out, and warn the players whose correspondence time
-    is almost up. ``manage.py sweep_games`` runs it once."""
+    is almost up. ``manage.py sweep_games`` runs it once. ``ended`` counts the games this sweep
+    ended itself: another sweep running at the same time ends some of the same games first."""
     now = now or timezone.now()
     ended = 0
     for game in Game.objects.running().filter(deadline__lte=now).only("pk"):
         try:
-            ended += services.enforce_clock(game, now).over
+            ended += services.ended_on_time(game, now)
         except Exception:  # one broken game must not keep the others from ending on time
             log.exception("sweep: could not check the clock of game %s", game.pk)
     warned = notify.warn_running_out(now)

@@ -13,11 +13,17 @@ embedded default the move is pushed from the web process by ``games.live.watch``
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import ngettext
 
 from games.models import Computer, Game
 from games.play import services, states
@@ -57,11 +63,59 @@ def account(level: str) -> Computer:
     return computer
 
 
-def play_the_computer(user, settings: GameSettings, level: str) -> Game:
-    """A private game between ``user`` (seat 0) and the bot of ``level``, started at once."""
+class TooManyGames(services.MoveRejected):
+    """A game against the computer refused: the player has as many as the site allows now."""
+
+    status = 429
+
+
+def play_the_computer(user, terms: GameSettings, level: str) -> Game:
+    """A private game between ``user`` (seat 0) and the bot of ``level``, started at once, or
+    TooManyGames past the player's caps (``COMPUTER_GAMES_IN_PLAY`` at once,
+    ``COMPUTER_GAMES_PER_HOUR`` begun in an hour)."""
     computer = account(level)
-    game = services.create_game(user, settings)
-    return services.accept_game(game, computer.user)
+    with transaction.atomic():
+        # The player's row, locked: two requests at once count one after the other.
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        refusal = too_many(user, timezone.now())
+        if refusal:
+            raise TooManyGames(refusal)
+        game = services.create_game(user, terms)
+        return services.accept_game(game, computer.user)
+
+
+HOUR = timedelta(hours=1)
+
+
+def too_many(user, now: datetime) -> str:
+    """Why ``user`` may not begin another game against the computer now; "" if they may."""
+    games = Game.objects.against_the_computer(user)
+    in_play = games.filter(status__in=(Game.Status.OPEN, Game.Status.ACTIVE)).count()
+    if in_play >= settings.COMPUTER_GAMES_IN_PLAY:
+        return ngettext(
+            "You have %(count)d game against the computer in play, the most allowed at one "
+            "time: finish or resign one to begin another.",
+            "You have %(count)d games against the computer in play, the most allowed at one "
+            "time: finish or resign one to begin another.",
+            in_play,
+        ) % {"count": in_play}
+    cap = settings.COMPUTER_GAMES_PER_HOUR
+    begun = list(
+        games.filter(created_at__gt=now - HOUR).order_by("created_at").values_list("created_at")
+    )
+    if len(begun) < cap:
+        return ""
+    # A place comes free when enough of the hour's games have grown an hour old.
+    (freed_at,) = begun[len(begun) - cap]
+    minutes = max(1, math.ceil((freed_at + HOUR - now) / timedelta(minutes=1)))
+    wait = ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+    return ngettext(
+        "You have begun %(count)d game against the computer in the last hour, the most an "
+        "hour allows: try again in %(wait)s.",
+        "You have begun %(count)d games against the computer in the last hour, the most an "
+        "hour allows: try again in %(wait)s.",
+        len(begun),
+    ) % {"count": len(begun), "wait": wait}
 
 
 def deciding_bot(game: Game) -> tuple[int, str] | None:

@@ -219,7 +219,7 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
     )
     game.seq += 1
     transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
-    vacation.end(user, move=True)  # any move of theirs ends a vacation
+    vacation.end(user)  # any move of theirs ends a vacation
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
@@ -318,7 +318,7 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
     if (
         began
         and game.clock_control.correspondence
-        and vacation.spend_to_save(game.player(seat), reading.deadline, now)
+        and vacation.spend_to_save(game.player(seat), game, reading.deadline, now)
     ):
         timing.refresh_deadline(game, now)
         return False
@@ -327,14 +327,26 @@ def _flag_if_out_of_time(game: Game, now) -> bool:
 
 
 def enforce_clock(game: Game, now=None) -> Game:
-    """End ``game`` if its clock has run out at ``now``; the sweep, the page and the delayed
-    check call this. Returns the game as it now is, its stored deadline brought up to date."""
+    """End ``game`` if its clock has run out at ``now``; the page and the delayed check call
+    this. Returns the game as it now is, its stored deadline brought up to date."""
+    return _check_clock(game, now)[0]
+
+
+def ended_on_time(game: Game, now=None) -> bool:
+    """``enforce_clock`` for the sweep, which counts what it did: True only if this call ended
+    the game, not when another sweep, a page or a move ended it between the sweep's query and
+    the lock."""
+    return _check_clock(game, now)[1]
+
+
+def _check_clock(game: Game, now) -> tuple[Game, bool]:
     now = now or timezone.now()
     with transaction.atomic():
         game = lock(game)
-        if not _flag_if_out_of_time(game, now):
+        ended = _flag_if_out_of_time(game, now)
+        if not ended:
             timing.refresh_deadline(game, now)  # a vacation may have moved it
-    return game
+    return game, ended
 
 
 def _ended_by_player(game: Game, user, doing: str, termination: str, refusal) -> Game:

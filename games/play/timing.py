@@ -11,6 +11,7 @@ from datetime import datetime
 from threading import Lock
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import clock
@@ -68,15 +69,24 @@ def forget_decisions() -> None:
 
 
 def pauses(game: Game) -> dict[int, list[clock.Interval]]:
-    """Each seat's vacations that overlap the game."""
+    """Each seat's vacations that overlap the game. A vacation spent to save this game holds
+    its clock for the whole days spent, though its player came back sooner (``vacation.end``),
+    until they move in it."""
     out: dict[int, list[clock.Interval]] = {0: [], 1: []}
     seats = {game.seat0_id: 0, game.seat1_id: 1}
     since = game.started_at or game.created_at
-    rows = Vacation.objects.filter(user_id__in=list(seats), ends_at__gt=since).values_list(
-        "user_id", "starts_at", "ends_at"
-    )
-    for user_id, start, end in rows:
-        out[seats[user_id]].append((start, end))
+    rows = Vacation.objects.filter(
+        Q(ends_at__gt=since) | Q(saved=game), user_id__in=list(seats)
+    ).only("user_id", "starts_at", "ends_at", "days", "saved_id")
+    for row in rows:
+        seat, end = seats[row.user_id], row.ends_at
+        if (
+            row.saved_id == game.pk
+            and row.paid_until > end
+            and not game.actions.filter(player=seat, created_at__gt=row.starts_at).exists()
+        ):
+            end = row.paid_until
+        out[seat].append((row.starts_at, end))
     return out
 
 

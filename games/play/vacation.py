@@ -3,7 +3,9 @@
 Every player starts with an allowance and earns more for each month of membership, up to a
 cap. A day is spent only when one of their correspondence games would otherwise time out, or
 when the player turns vacation on ahead of time; any move of theirs ends it, and the whole
-days not yet begun are given back. Live games never pause.
+days not yet begun are given back. The game a day was spent to save keeps its clock standing
+still to the end of that day (or until they move in it), so that a move elsewhere first neither
+loses it nor spends another day on it. Live games never pause.
 """
 
 from __future__ import annotations
@@ -63,9 +65,10 @@ def on_vacation_until(user, now: datetime | None = None) -> datetime | None:
     return found.ends_at if found else None
 
 
-def spend_to_save(user, flagged_at: datetime, now: datetime) -> bool:
+def spend_to_save(user, game: Game, flagged_at: datetime, now: datetime) -> bool:
     """Spend the whole days needed to cover ``flagged_at`` up to ``now`` and a little more,
-    if the player has them. Call inside a transaction; True if the clock is saved."""
+    if the player has them, to save ``game``. Call inside a transaction; True if the clock is
+    saved."""
     needed = max(1, math.ceil((now - flagged_at) / DAY + 1e-9))
     row = settings_for(user)
     row = PlayerSettings.objects.select_for_update().get(pk=row.pk)
@@ -74,7 +77,11 @@ def spend_to_save(user, flagged_at: datetime, now: datetime) -> bool:
     row.vacation_days -= needed
     row.save(update_fields=["vacation_days"])
     Vacation.objects.create(
-        user=user, starts_at=flagged_at, ends_at=flagged_at + needed * DAY, days=needed
+        user=user,
+        starts_at=flagged_at,
+        ends_at=flagged_at + needed * DAY,
+        days=needed,
+        saved=game,
     )
     transaction.on_commit(lambda: refresh_games_of(user))
     return True
@@ -101,26 +108,39 @@ def start(user, days: int) -> Vacation:
     return vacation
 
 
-def end(user, now: datetime | None = None, *, move: bool = False) -> bool:
-    """End the vacation the player is on, giving back the whole days not begun. Any move of
-    theirs calls this (``move``). True if there was one.
+def end(user, now: datetime | None = None) -> bool:
+    """End the vacation the player is on, now, giving back the whole days not begun: any move
+    of theirs calls this, as does "End my vacation now". True if there was one.
 
-    A move leaves a day spent to save a game running to its end: it is paid for, and ending it
-    would flag the game it saved again at once and spend another day, at every move the
-    player makes elsewhere. A planned vacation, or one ended by hand, ends now.
+    The day begun is spent. If it was spent to save a game, that game's clock (at zero) stands
+    still to the day's end unless the player moves in it (``Vacation.paid_until``, read by
+    ``timing.pauses``): ended now, it would run out again at once and spend another day, at
+    every move the player made elsewhere.
     """
     now = now or timezone.now()
-    found = current(user, now)
-    if found is None:
+    # Days spent to save two games that ran out while the worker was down may overlap: all end.
+    running = list(Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now))
+    if not running:
         return False
-    unused = int((found.ends_at - now) / DAY)
-    stop = found.ends_at - unused * DAY if move and not found.planned else now
-    Vacation.objects.filter(pk=found.pk).update(ends_at=stop, days=found.days - unused)
+    unused = 0
+    for found in running:
+        left = int((found.ends_at - now) / DAY)
+        Vacation.objects.filter(pk=found.pk).update(ends_at=now, days=found.days - left)
+        unused += left
     if unused:
         row = settings_for(user)
         PlayerSettings.objects.filter(pk=row.pk).update(vacation_days=row.vacation_days + unused)
     transaction.on_commit(lambda: refresh_games_of(user))
     return True
+
+
+def held_until(user, game: Game, now: datetime | None = None) -> datetime | None:
+    """When the clock of ``game``, which a day of ``user``'s vacation was spent to save, runs
+    again, if it stands still now though its player came back (``end``)."""
+    now = now or timezone.now()
+    found = Vacation.objects.filter(user=user, saved=game, starts_at__lte=now, ends_at__lte=now)
+    ends = [v.paid_until for v in found if v.paid_until > now]
+    return max(ends, default=None)
 
 
 def refresh_games_of(user) -> None:

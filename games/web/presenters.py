@@ -87,15 +87,19 @@ def clocks(game: Game) -> list[dict]:
     for seat in (0, 1):
         left = reading.remaining[seat]
         away = vacation.on_vacation_until(game.player(seat)) if control.correspondence else None
+        paused = reading.running == seat and reading.paused
+        # Back from a vacation spent to save this game: its clock keeps the day (vacation.end).
+        held = vacation.held_until(game.player(seat), game) if paused and not away else None
         out.append(
             {
                 "timed": left is not None,
                 "seconds": int(left.total_seconds()) if left is not None else 0,
                 "running": reading.running == seat and game.status == Game.Status.ACTIVE,
-                "paused": reading.running == seat and reading.paused,
+                "paused": paused,
                 "live": control.live,
                 "text": control.show(left),
                 "vacation_until": away,
+                "held_until": held,
             }
         )
     return out

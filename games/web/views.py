@@ -129,12 +129,16 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     form = kind.options_form(request.POST, prefix=f"computer-{kind.key}")
     if not form.is_valid():
         return _refused_form(request, form)
-    settings = replace(form.game_settings(), private=True)
+    terms = replace(form.game_settings(), private=True)
     try:
-        game = computer.play_the_computer(request.user, settings, level)
+        game = computer.play_the_computer(request.user, terms, level)
     except UnplayableSettings as refusal:
         form.add_error(None, str(refusal))
         return _refused_form(request, form)
+    except computer.TooManyGames as refusal:
+        messages.error(request, refusal.message)
+        context = _lobby_context(request.user)
+        return render(request, "games/lobby.html", context, status=refusal.status)
     return redirect(game)
 
 

@@ -119,6 +119,38 @@ def test_the_sweep_ends_only_the_games_out_of_time(calendar, ann, bob):
     assert fresh(friendly).status == Game.Status.ACTIVE
 
 
+def test_two_sweeps_that_overlap_count_only_the_games_each_ended_itself(
+    calendar, ann, bob, monkeypatch
+):
+    games = [decide(started_game(ann, player(f"p{i}"), time_control="1d")) for i in range(3)]
+    calendar.shift(DAY + MINUTE)
+    real_lock, other = services.lock, []
+
+    def lock_after_another_sweep(game):
+        if not other:  # the first game this sweep locks: another sweep got there just before
+            other.append(None)
+            other[0] = tasks.sweep()
+        return real_lock(game)
+
+    monkeypatch.setattr(services, "lock", lock_after_another_sweep)
+    ended = []
+    monkeypatch.setattr(services, "_end", counting(services._end, ended))
+
+    this = tasks.sweep()
+
+    assert this["ended"] + other[0]["ended"] == len(games) == 3
+    assert sorted(game.pk for game in ended) == sorted(game.pk for game in games)
+    assert all(fresh(game).termination == "timeout" for game in games)
+
+
+def counting(function, calls: list):
+    def counted(game, *args):
+        calls.append(game)
+        return function(game, *args)
+
+    return counted
+
+
 def test_running_out_of_time_is_a_loss_for_who_ran_out(calendar, ann, bob):
     game = decide(started_game(ann, bob, time_control="3d"))  # ann plays, then thinks too long
     calendar.shift(3 * DAY)

@@ -52,6 +52,10 @@ def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def page_of(game: Game, user) -> str:
+    return client_for(user).get(game.get_absolute_url()).content.decode()
+
+
 # -- the allowance ------------------------------------------------------------------------------
 
 
@@ -212,21 +216,53 @@ def test_a_move_ends_the_vacation_and_gives_back_the_days_not_begun(calendar, an
     assert Vacation.objects.get().days == 2
 
 
-def test_a_move_elsewhere_does_not_waste_the_day_spent_to_save_a_game(
+def test_a_move_in_the_saved_game_ends_the_vacation_and_the_opponent_sees_it_over(
+    calendar, ann, bob, committed
+):
+    saved = decide(started_game(ann, bob, time_control="3d"))
+    calendar.shift(3 * DAY + MINUTE)
+    tasks.sweep()  # a day is spent to save the game
+    assert "On vacation until" in page_of(saved, bob)
+    calendar.shift(2 * 60 * MINUTE)
+
+    with committed():
+        decide(saved)
+
+    assert vacation.current(ann) is None
+    assert Vacation.objects.get().ends_at == START + 3 * DAY + (2 * 60 + 1) * MINUTE
+    assert days_left(ann) == 6  # the day begun, and no more
+    assert "On vacation until" not in page_of(saved, bob)
+    # The clock refilled with the move: the rest of the day spent holds it no more.
+    assert fresh(saved).deadline == START + 3 * DAY + (2 * 60 + 1) * MINUTE + 3 * DAY
+
+
+def test_a_move_elsewhere_ends_the_vacation_and_the_saved_game_keeps_its_day(
     calendar, ann, bob, committed
 ):
     saved = decide(started_game(ann, bob, time_control="3d"))
     calendar.shift(2 * DAY)
-    elsewhere = started_game(ann, make_user("carol"), time_control="3d")
+    carol = make_user("carol")
+    elsewhere = started_game(ann, carol, time_control="3d")
+    waiting = decide(started_game(ann, make_user("dave"), time_control="3d"))
     calendar.shift(DAY + MINUTE)
     tasks.sweep()  # a day is spent to save the first game
-    calendar.shift(MINUTE)
+    calendar.shift(2 * 60 * MINUTE)
 
     with committed():
         decide(elsewhere)
+
+    assert vacation.current(ann) is None
+    assert days_left(ann) == 6
+    assert "On vacation until" not in page_of(elsewhere, carol)
+    bobs_page = page_of(saved, bob)
+    assert "On vacation until" not in bobs_page
+    assert "Their clock stands still until 7 Mar, 09:00 UTC" in bobs_page
+    # Her other clocks run again at once; the saved game's stands still to the end of its day,
+    # so the move elsewhere neither loses it nor spends another day on it.
+    assert fresh(waiting).deadline == START + 5 * DAY + (2 * 60 + 1) * MINUTE
+    assert fresh(saved).deadline == START + 4 * DAY
     calendar.shift(MINUTE)
     tasks.sweep()
-
     assert days_left(ann) == 6
     assert fresh(saved).status == Game.Status.ACTIVE
 
