@@ -49,6 +49,10 @@ def page_context(
     seat, names = base["seat"], base["names"]
     shown = _shown(game.engine, base, seat)
     seen = shown(state)
+    if game.over and not base.get("replay"):
+        # Ended off the board (time, resignation, abort): the engine's state still waits for
+        # a decision that will never come.
+        seen = {**seen, "decision": None, "to_decide": None}
     choices = Choices()
     deciding = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     if deciding and not base.get("replay"):

@@ -48,6 +48,9 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     seat, names = base["seat"], base["names"]
     rules = game.engine  # the engine of the game's own version
     seen = rules.view(state, seat)
+    if game.over and not base.get("replay"):
+        # Ended off the board (time, resignation, abort): nobody places anything more.
+        seen = {**seen, "to_decide": None}
     mine = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     mine = mine and not base.get("replay")
     legal = _placements(rules.legal_actions(state)) if mine else {}
