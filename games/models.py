@@ -36,6 +36,7 @@ class Ending:
     ABANDONED = "abandoned"  # a player made no first move in time
     REFEREE = "referee"
     NO_RESULT = (ABORTED, ABANDONED)
+    OUT_OF_TIME = (TIMEOUT, ABANDONED)  # the clock of the player who ended it ran out
     BY_HAND = (RESIGNATION, ABORTED)  # chosen by the player who ended the game
 
 

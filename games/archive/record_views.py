@@ -1,5 +1,5 @@
-"""The downloads of a game's record: JSON to keep or replay, text to read. Each goes through
-the game page's rule of who may see a game."""
+"""A game's record: JSON to download, keep or replay, and text to read in the browser (or
+download). Each goes through the game page's rule of who may see a game."""
 
 from __future__ import annotations
 
@@ -32,9 +32,12 @@ def _watchable(request: HttpRequest, pk: int) -> Game:
     return game
 
 
-def _attachment(body: str, content_type: str, filename: str) -> HttpResponse:
+def _attachment(body: str, content_type: str, filename: str, inline: bool = False) -> HttpResponse:
+    """The record as a file named ``filename``: downloaded, or shown in the browser when
+    ``inline`` (the name is then what the browser saves it as)."""
     response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     return response
 
 
@@ -49,8 +52,10 @@ def record_json(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @never_cache
 def record_text(request: HttpRequest, pk: int) -> HttpResponse:
+    """The log to read, shown in the browser; ``?download=1`` downloads it instead."""
     game = _watchable(request, pk)
-    return _attachment(records.text_log(game), "text/plain", f"game-{game.pk}.txt")
+    inline = request.GET.get("download") != "1"
+    return _attachment(records.text_log(game), "text/plain", f"game-{game.pk}.txt", inline)
 
 
 # -- importing a record to study it --------------------------------------------------------------

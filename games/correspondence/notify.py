@@ -19,10 +19,11 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from games import clock, events
+from games import clock, events, kinds
 from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
-from games.play import computer, timing
+from games.play import computer, referee, services, timing
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -201,6 +202,8 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         context.update(
             game=game, url=absolute(game.get_absolute_url()), result=game.result_for(user)
         )
+        if kind == Kind.GAME_OVER:
+            context.update(verdict=VERDICTS.get(context["result"], ""), how=how_it_ended(game))
     if "games" in extra:
         facts.update(count=len(extra["games"]), plural="" if len(extra["games"]) == 1 else "s")
         context["rows"] = [_digest_row(g, user) for g in extra["games"]]
@@ -209,6 +212,21 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     context["settings_url"] = absolute(reverse("settings"))
     subject = SUBJECTS[kind].format(**facts)
     return subject, render_to_string(f"emails/{kind}.txt", context)
+
+
+VERDICTS = {"won": _("you won"), "lost": _("you lost"), "shared": _("a shared victory")}
+
+
+def how_it_ended(game: Game) -> str:
+    """A game over in words, as its page says it: how it ended off the board (time,
+    resignation, abort, a referee), or its final score in the game's own words."""
+    if game.termination == referee.TERMINATION:
+        return referee.referee_line(game)
+    if game.termination in services.ENDINGS:
+        return services.ending_words(game)
+    if game.status == Game.Status.FINISHED and len(game.scores) == 2:
+        return kinds.of(game).final_score(game.scores, game.names)
+    return ""
 
 
 def _digest_row(game: Game, user) -> dict:

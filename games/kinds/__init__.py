@@ -16,12 +16,24 @@ from importlib import import_module
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import GameEngine, engine_for
 from games.terms import UnplayableSettings
 
 # The order the lobby offers them in.
 REGISTERED = ("basilica", "cathedral")
+
+
+def final_points(scores: list[int], names: list[str]) -> str:
+    """The score of a game its rules ended, where more points are better: "Final score: ann
+    40 points, bob 30 points." """
+    each = [
+        ngettext("%(name)s %(count)d point", "%(name)s %(count)d points", score)
+        % {"name": name, "count": score}
+        for name, score in zip(names, scores, strict=True)
+    ]
+    return _("Final score: %(first)s, %(second)s.") % {"first": each[0], "second": each[1]}
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,8 @@ class GameKind:
     # keys]} of the board and of the market or hands.
     hint_marks: Callable[[Any, Any], dict] = lambda state, action: {"cells": [], "tiles": []}
     score_label: str = "points"  # what ``returns()`` counts, in the game's words
+    # The score of a game its rules ended, in the game's words: (scores by seat, names) -> text.
+    final_score: Callable[[list, list], str] = final_points
     blurb: str = ""  # one line for the lobby and the home page
     # A series of games (roles alternating) may be played of these lengths; and a finished
     # game's points in it, by seat (the smallest total wins).

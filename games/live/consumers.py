@@ -17,11 +17,12 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from games.correspondence import notify
 from games.live import pushes, watch
 from games.live.announce import group_name
-from games.models import Game
+from games.models import Computer, Game
 
 # The codes a server closes with are an application's own (4000-4999): daphne's websocket library
 # refuses the protocol's 1008 from a server, and the close then fails as an error (1011).
@@ -67,6 +68,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = group_name(game.pk)
         self.present: dict[str, int] = {}  # other players' channels on this page -> their seat
         self.seen_at: float | None = None
+        self.against_computer = False  # the opponent plays from the server, never on a page
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:
@@ -160,19 +162,24 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def send_presence(self) -> None:
         seats = set(self.present.values())
+        here = 1 - (self.seat or 0) in seats
         if self.seat is None:
-            text = f"Players on this page: {len(seats)} of 2."
-        elif 1 - self.seat in seats:
-            text = "Your opponent is here, on this page."
+            text = _("Players on this page: %(count)d of 2.") % {"count": len(seats)}
+        elif self.against_computer:
+            here = True
+            text = _("Your opponent is the computer: it plays on the server, not on a page.")
+        elif here:
+            text = _("Your opponent is here, on this page.")
         else:
-            text = "Your opponent is away from this page."
-        await self.send_notice(
-            {"type": "presence", "text": text, "opponent": 1 - (self.seat or 0) in seats}
-        )
+            text = _("Your opponent is away from this page.")
+        await self.send_notice({"type": "presence", "text": text, "opponent": here})
 
     def player_arrived(self, game: Game) -> None:
         """In a worker thread: the player has the game open (no "your turn" email), and if the
-        computer must move, its move will be pushed here."""
+        computer must move, its move will be pushed here. A computer is never "away": it has
+        no page to be on."""
+        opponent = game.seat1_id if self.seat == 0 else game.seat0_id
+        self.against_computer = Computer.objects.filter(user_id=opponent).exists()
         self.mark_seen()
         watch.watch_if_waiting(game)
 

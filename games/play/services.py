@@ -437,6 +437,9 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
             changed_on_commit(game)
             return game
         rematch = _start_rematch(game)
+        # The old game's row changes too, so that its pushes (kept by the row's version) draw
+        # the link to the rematch, not the offer still waiting.
+        game.save(update_fields=["updated_at"])
         changed_on_commit(game)
     return rematch
 

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import clock
-from games.models import Game, Vacation
+from games.models import Ending, Game, Vacation
 
 # A live clock is a fold over every decision's time, read at every move, page and push: the
 # decisions already read are kept, by game, so a read fetches only the new ones. A log is only
@@ -96,6 +96,11 @@ def read(game: Game, now: datetime | None = None) -> clock.Reading:
     if not control.timed or game.started_at is None:
         return clock.UNTIMED
     to_decide = game.to_decide if game.status == Game.Status.ACTIVE else None
+    if game.over and game.finished_at is not None:
+        # The clocks as they stood when the game ended: a player out of time reads zero, not
+        # what was left at their last decision.
+        now = game.finished_at
+        to_decide = game.ended_by if game.termination in Ending.OUT_OF_TIME else None
     if control.live:
         # Only the times of decisions matter; the last one is enough for correspondence.
         made = decisions(game)

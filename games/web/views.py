@@ -291,8 +291,9 @@ def _my_game_row(game: Game, user) -> dict:
 
 
 @require_GET
-@login_required
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page, open to anyone as the public games it lists are (a private game only to
+    its players and the staff)."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
         return errors.not_found_page(request, f"No player called {username}.")

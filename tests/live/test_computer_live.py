@@ -141,3 +141,16 @@ async def test_a_busy_database_does_not_stop_the_watch_for_the_bot_move(monkeypa
     assert 'class="prompt"' in pushed
     assert failed == [game.pk]
     await page.disconnect()
+
+
+async def test_the_humans_page_does_not_call_the_computer_away():
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(game_against_the_computer)(alice)
+    page = socket(game.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await page.connect())[0]
+
+    presence = await receive_until(page, lambda m: '"presence"' in m)
+
+    assert "away" not in presence
+    assert "computer" in presence
+    await page.disconnect()

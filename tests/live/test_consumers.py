@@ -189,3 +189,20 @@ async def test_the_opponent_is_told_when_the_other_player_arrives():
     gone = await receive_until(anns, lambda m: '"presence"' in m)
     assert "away" in gone
     await anns.disconnect()
+
+
+async def test_the_player_who_offered_a_rematch_is_pushed_its_link_when_it_is_accepted():
+    game = await database_sync_to_async(started_game)()
+    ann, bob = game.seat0, game.seat1
+    await database_sync_to_async(services.resign)(game, bob)
+    anns = socket(game.pk, await database_sync_to_async(session_cookie)(ann))
+    assert (await anns.connect())[0]
+    await database_sync_to_async(services.offer_rematch)(game, ann)
+    await receive_until(anns, lambda m: is_html(m) and "waiting for your opponent" in m)
+
+    rematch = await database_sync_to_async(services.answer_rematch)(game, bob, accept=True)
+
+    link = f'href="{rematch.get_absolute_url()}"'
+    html = await receive_until(anns, lambda m: is_html(m) and link in m)
+    assert "waiting for your opponent" not in html
+    await anns.disconnect()

@@ -139,10 +139,15 @@ def test_an_unknown_player_has_no_history(alice):
     assert client_for(alice).get(reverse("history-csv", args=["nobody"])).status_code == 404
 
 
-def test_the_history_asks_a_visitor_to_log_in(alice):
-    response = Client().get(history_of(alice))
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
+def test_an_anonymous_visitor_and_a_stranger_see_the_public_games_only(alice, bob):
+    public = over(alice, bob)
+    over(alice, bob, private=True, days_ago=2)
+    for visitor in (Client(), client_for(make_user("carol"))):
+        response = visitor.get(history_of(alice))
+        assert response.status_code == 200
+        assert listed(response.text) == [public.pk]
+        lines = rows_of(visitor.get(csv_of(alice)))
+        assert [int(line["game"]) for line in lines] == [public.pk]
 
 
 # -- the filters ------------------------------------------------------------------------------

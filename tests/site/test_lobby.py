@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 def game_pages(game: Game) -> list[tuple[str, str]]:
-    # Not the game page itself: anyone may watch a public game (tests/site/test_watching.py).
+    # Not the game page itself: anyone may watch a public game (tests/site/test_watching.py);
+    # nor a profile or a history, open to anyone (tests/site/test_privacy.py, test_history.py).
     return [
         ("get", reverse("games:lobby")),
         ("post", reverse("games:create")),
@@ -24,7 +25,6 @@ def game_pages(game: Game) -> list[tuple[str, str]]:
         ("post", reverse("games:act", args=[game.pk])),
         ("post", reverse("games:accept", args=[game.pk])),
         ("post", reverse("games:cancel", args=[game.pk])),
-        ("get", reverse("profile", args=[game.seat0.username])),
     ]
 
 

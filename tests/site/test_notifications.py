@@ -26,7 +26,7 @@ from factories import (
 
 from games import tasks
 from games.correspondence import notify
-from games.models import Notification, PlayerSettings
+from games.models import Game, Notification, PlayerSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -469,3 +469,49 @@ def test_my_games_shows_each_games_time_left_least_first(alice, bob):
         (str(games[3].pk), "2 days 20 hours"),
         (str(games[7].pk), "6 days 22 hours"),
     ]
+
+
+def game_over_email(user, game) -> str:
+    return notify.compose(user, Notification.Kind.GAME_OVER, game)[1]
+
+
+def ended(game, **fields):
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, to_decide=None, **fields)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_cathedral_game_over_email_names_the_players_and_counts_unplaced_squares(alice, bob):
+    game = ended(
+        started_game(alice, bob, kind="cathedral"),
+        winners=[0],
+        scores=[0, 47],
+        termination="all placed",
+    )
+    body = game_over_email(alice, game)
+    assert "you won" in body
+    assert "alice 0, bob 47" in body
+    assert "unplaced squares" in body.lower()
+    assert "fewest" in body
+    assert "Score:" not in body  # the bare numbers said nothing of who had which
+
+
+def test_a_game_over_email_says_how_a_game_ended_off_the_board_not_its_squares_then(alice, bob):
+    game = ended(
+        started_game(alice, bob, kind="cathedral"),
+        winners=[0],
+        scores=[38, 34],
+        termination="resignation",
+        ended_by=1,
+    )
+    body = game_over_email(alice, game)
+    assert "bob resigned: alice wins." in body
+    assert "Score" not in body
+    assert "unplaced" not in body  # the squares left when bob resigned decide nothing
+
+
+def test_a_basilica_game_over_email_gives_each_players_points(alice, bob):
+    game = finished_game(alice, bob, winners=[1], scores=[30, 41])
+    body = game_over_email(alice, game)
+    assert "you lost" in body
+    assert "alice 30 points, bob 41 points" in body

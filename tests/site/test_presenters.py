@@ -7,7 +7,7 @@ from engine.helpers import act, game, offer_order, offer_vault, put
 
 from games.engine.basilica import view
 from games.engine.basilica.components import MOVE
-from games.kinds.basilica.presenters import last_move, turn_note
+from games.kinds.basilica.presenters import last_move, prompt, turn_note
 
 WHITE, BLACK = 0, 1  # Alice and Bob
 NAMES = ["Alice", "Bob"]
@@ -33,6 +33,14 @@ def test_a_paid_offer_shows_who_answers_and_who_waits():
     assert (
         turn_note(seen("paid", 1), 0)
         == "on turn, waiting for the opponent's answer: 2 actions left"
+    )
+
+
+def test_a_paid_offer_tells_the_opponent_whom_they_pay_and_for_what():
+    offer = {**seen("paid", 1), "decision": {"kind": "paid", "order": "recruit", "player": 1}}
+    assert prompt(offer, 1, NAMES) == (
+        "Paid order: Alice took Recruit. Pay Alice 1 coin to place a builder on an empty vault "
+        "next to one of yours: click a highlighted cell to pay and do it, or decline."
     )
 
 

@@ -80,10 +80,14 @@ def test_the_players_and_the_staff_still_see_a_private_game(private_games):
     assert referee.get(reverse("admin:games_game_change", args=[running.pk])).status_code == 200
 
 
-def test_an_anonymous_visitor_is_sent_to_log_in_before_a_profile(private_games):
+def test_an_anonymous_visitor_sees_a_profile_with_its_public_games_only(private_games):
+    Game.objects.filter(pk=private_games["finished"].pk).update(private=True)
     response = Client().get(reverse("profile", args=["alice"]))
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
+    assert response.status_code == 200
+    assert mentions(response.text, private_games["public"])
+    for key in ("waiting", "running", "finished"):
+        assert not mentions(response.text, private_games[key]), key
+    assert "0 won · 0 lost" in response.text
 
 
 def test_an_anonymous_visitor_finds_no_private_game_but_may_watch_a_public_one(private_games):

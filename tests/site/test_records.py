@@ -162,10 +162,21 @@ def test_a_player_downloads_the_record_of_their_private_game_as_an_attachment():
     assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.json"'
     assert response["Content-Type"].startswith("application/json")
     assert response.json()["kind"] == "basilica"
-    text = client_for(alice).get(text_url)
+    text = client_for(alice).get(text_url, {"download": "1"})
     assert text.status_code == 200
     assert text["Content-Disposition"] == f'attachment; filename="game-{game.pk}.txt"'
-    assert text["Content-Type"].startswith("text/plain")
+    assert text["Content-Type"] == "text/plain; charset=utf-8"
+
+
+def test_the_text_log_is_shown_in_the_browser_not_downloaded():
+    alice = make_user("alice")
+    game = started_game(alice)
+    response = client_for(alice).get(urls(game)[1])
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == f'inline; filename="game-{game.pk}.txt"'
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "alice" in response.text
 
 
 def test_a_stranger_gets_no_record_of_a_private_game_but_the_staff_do():

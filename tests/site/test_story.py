@@ -170,22 +170,22 @@ def _paid_promote():
     return act(state, "promote", promote, at=(0, 0), rank=ARCHITECT)
 
 
-def test_a_paid_order_is_called_so():
+def test_a_paid_order_says_whom_it_is_for():
     assert told(_paid_promote()) == (
-        "Alice took a paid Promote: their builder at c0r0 became an Architect."
+        "Alice took Promote, with a paid order for Bob: their builder at c0r0 became an Architect."
     )
 
 
 def test_paying_for_a_paid_promote_tells_what_the_coin_bought():
     state = act(_paid_promote(), "pay", at=(1, 0), rank=STRONGMAN)
     assert told(state) == (
-        "Bob paid a coin for the paid Promote: their builder at c1r0 became a Strongman."
+        "Bob paid Alice a coin for Promote's paid order: their builder at c1r0 became a Strongman."
     )
 
 
 def test_declining_names_the_paid_order():
     state = act(_paid_promote(), "decline")
-    assert told(state) == "Bob declined the paid Promote."
+    assert told(state) == "Bob declined to pay Alice a coin for Promote's paid order."
 
 
 def test_paying_for_a_paid_recruit_names_the_vault():
@@ -196,13 +196,13 @@ def test_paying_for_a_paid_recruit_names_the_vault():
     put(state, (2, 0), "Y")
     state = act(state, "recruit", recruit, at=(0, 0))
     state = act(state, "pay", at=(2, 0))
-    assert told(state) == "Bob paid a coin for the paid Recruit: a new builder on c2r0."
+    assert told(state) == "Bob paid Alice a coin for Recruit's paid order: a new builder on c2r0."
 
 
 def test_paying_for_a_paid_confuse_tells_the_move_the_payer_chose():
     state = act(_confuse_offered(paid=True), "pay", at=(1, 0), to=(1, 1))
     assert told(state) == (
-        "Bob paid a coin for the paid Confuse: their builder moved from c1r0 to c1r1."
+        "Bob paid Alice a coin for Confuse's paid order: their builder moved from c1r0 to c1r1."
     )
 
 
@@ -232,7 +232,9 @@ def test_a_run_can_begin_with_an_answer_in_the_opponents_turn():
     state = act(state, "decline")  # the end of Alice's turn: Bob's comes next
     vault = state.market_vaults[0]
     state = act(state, "vault", vault, at=(4, 0))
-    assert told(state).startswith("Bob declined the paid Promote, then placed a ")
+    assert told(state).startswith(
+        "Bob declined to pay Alice a coin for Promote's paid order, then placed a "
+    )
 
 
 # -- the Jester's colour -----------------------------------------------------------------------
@@ -291,9 +293,16 @@ def test_an_order_entry_begins_with_the_order():
     )
 
 
-def test_a_paid_order_entry_says_paid():
+def test_a_paid_order_entry_says_whom_it_is_for():
     assert entry_text(last_entry(_paid_promote()), NAMES) == (
-        "Paid Promote: their builder at c0r0 became an Architect"
+        "Promote, with a paid order for Bob: their builder at c0r0 became an Architect"
+    )
+
+
+def test_a_paying_entry_says_who_was_paid_for_what():
+    state = act(_paid_promote(), "pay", at=(1, 0), rank=STRONGMAN)
+    assert entry_text(last_entry(state), NAMES) == (
+        "Paid Alice a coin for Promote's paid order: their builder at c1r0 became a Strongman"
     )
 
 

@@ -14,8 +14,10 @@ from games.models import Game
 
 PROMPTS = {
     "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
-    "paid": "Your opponent executed a paid {order}. Pay 1 coin to {effect}: click a highlighted "
-    "cell to pay and do it, or decline.",
+    "paid": _(
+        "Paid order: %(payee)s took %(order)s. Pay %(payee)s 1 coin to %(effect)s: click a "
+        "highlighted cell to pay and do it, or decline."
+    ),
     "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
     "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
     "second_altar": _("Altar: place your second altar on a highlighted vault."),
@@ -49,6 +51,10 @@ def page_context(
     seat, names = base["seat"], base["names"]
     shown = _shown(game.engine, base, seat)
     seen = shown(state)
+    if game.over and not base.get("replay"):
+        # Ended off the board (time, resignation, abort): the engine's state still waits for
+        # a decision that will never come.
+        seen = {**seen, "decision": None, "to_decide": None}
     choices = Choices()
     deciding = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     if deciding and not base.get("replay"):
@@ -68,7 +74,7 @@ def page_context(
         "track": king_track(seen),
         "track_caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
         "legend": help.legend(seen["edition"], seen["expansion"]),
-        "prompt": prompt(seen, seat, picking=bool(choices.picked)),
+        "prompt": prompt(seen, seat, names, picking=bool(choices.picked)),
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked_words(seen, choices),
         "preview": preview(seen),
@@ -381,7 +387,7 @@ def king_track(seen: dict) -> list[dict]:
     ]
 
 
-def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
+def prompt(seen: dict, seat: int | None, names: list[str], picking: bool = False) -> str:
     decision = seen["decision"]
     if decision is None or seat is None or seen["to_decide"] != seat:
         return ""
@@ -394,7 +400,11 @@ def prompt(seen: dict, seat: int | None, picking: bool = False) -> str:
         effect = PAID_EFFECTS[decision["order"]].format(
             rank=RANK_NAMES.get(decision.get("rank"), "")
         )
-        return PROMPTS["paid"].format(order=ORDER_NAMES[decision["order"]], effect=effect)
+        return PROMPTS["paid"] % {
+            "payee": names[1 - seat],  # the player on turn, who took the order
+            "order": ORDER_NAMES[decision["order"]],
+            "effect": effect,
+        }
     if kind == "jester":
         return PROMPTS["jester"].format(cell=engine.cell_label(*decision["at"]))
     if kind in VERSION_1_PROMPTS and seen["rules_version"] == "1":

@@ -9,6 +9,8 @@ highlighting, are given as the board's ``data-cell`` values, the engine's ``cell
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.engine.basilica import cell_key, cell_label
 from games.engine.basilica.actions import ORDER_KINDS, kind_of
 from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
@@ -39,12 +41,17 @@ def _a_rank(rank: str) -> str:
     return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
 
 
-def _heading(entry: dict) -> str:
-    """The order an entry executes or completes, as its log line begins ("paid Promote"), or ""."""
+def _heading(entry: dict, names: list[str]) -> str:
+    """The order an entry executes or completes, as its log line begins ("Promote", "Promote,
+    with a paid order for Bob"), or ""."""
     kind = kind_of(entry["action"])
     if kind in ORDER_KINDS:
-        paid = "paid " if entry["tile"]["paid"] else ""
-        return paid + ORDER_NAMES[kind]
+        if entry["tile"]["paid"]:
+            return _("%(order)s, with a paid order for %(opponent)s") % {
+                "order": ORDER_NAMES[kind],
+                "opponent": names[1 - entry["player"]],
+            }
+        return ORDER_NAMES[kind]
     if kind in FOLLOW_UPS:
         return ORDER_NAMES[FOLLOW_UPS[kind]]
     return ""
@@ -71,10 +78,17 @@ def _deed(entry: dict, names: list[str]) -> str:
     if kind == "altar":
         return f"an altar on {at}"
     if kind == "pay":
-        deed = _builder_deed(entry["order"], at, to, action.get("rank"))
-        return f"paid a coin for the paid {ORDER_NAMES[entry['order']]}: {deed}"
+        # The opponent of the player on turn pays that player, for the order's paid part.
+        return _("paid %(payee)s a coin for %(order)s's paid order: %(deed)s") % {
+            "payee": names[1 - entry["player"]],
+            "order": ORDER_NAMES[entry["order"]],
+            "deed": _builder_deed(entry["order"], at, to, action.get("rank")),
+        }
     if kind == "decline":
-        return f"declined the paid {ORDER_NAMES[entry['order']]}"
+        return _("declined to pay %(payee)s a coin for %(order)s's paid order") % {
+            "payee": names[1 - entry["player"]],
+            "order": ORDER_NAMES[entry["order"]],
+        }
     if kind == "confuse_move":
         return f"{names[1 - entry['player']]}'s builder moved from {at} to {to}"
     if kind == "second_scaffold":
@@ -102,7 +116,7 @@ def _builder_deed(order: str, at: str, to: str, rank: str | None) -> str:
 def entry_text(entry: dict, names: list[str]) -> str:
     """One log entry in words, capitalised: "Placed a red/blue vault (crowned) at c1r0",
     "Disaster: discarded the red vault at c1r0"."""
-    heading, deed = _heading(entry), _deed(entry, names)
+    heading, deed = _heading(entry, names), _deed(entry, names)
     text = f"{heading}: {deed}" if heading else deed
     return text[0].upper() + text[1:]
 
@@ -118,10 +132,9 @@ def _clause(entry: dict, names: list[str], previous: dict | None) -> str:
     if kind == "builder" and before == "vault":
         return f"{joined}a builder on it"
     if kind in ORDER_KINDS:
-        article = "a " if entry["tile"]["paid"] else ""
-        return f"{joined}took {article}{_heading(entry)}: {deed}"
+        return f"{joined}took {_heading(entry, names)}: {deed}"
     if kind in FOLLOW_UPS:
-        return f"{joined}completed {_heading(entry)}: {deed}"
+        return f"{joined}completed {_heading(entry, names)}: {deed}"
     return joined + deed
 
 

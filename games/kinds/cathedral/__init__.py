@@ -8,7 +8,13 @@ from django.shortcuts import render
 from games.engine import cathedral as engine
 from games.kinds import GameKind, chosen
 from games.kinds.cathedral.forms import CathedralForm
-from games.kinds.cathedral.presenters import hint_marks, named, page_context, rules_context
+from games.kinds.cathedral.presenters import (
+    final_score,
+    hint_marks,
+    named,
+    page_context,
+    rules_context,
+)
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
@@ -64,5 +70,6 @@ KIND = GameKind(
     replay_partials=("board", "hands"),
     stylesheets=("css/cathedral.css",),
     score_label="unplaced squares",
+    final_score=final_score,
     blurb="Wall off the city: place all your buildings, and keep your opponent from placing theirs.",
 )

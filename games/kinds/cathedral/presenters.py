@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from django.utils.translation import gettext as _
+
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
 from games.models import Game
@@ -48,6 +50,9 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     seat, names = base["seat"], base["names"]
     rules = game.engine  # the engine of the game's own version
     seen = rules.view(state, seat)
+    if game.over and not base.get("replay"):
+        # Ended off the board (time, resignation, abort): nobody places anything more.
+        seen = {**seen, "to_decide": None}
     mine = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     mine = mine and not base.get("replay")
     legal = _placements(rules.legal_actions(state)) if mine else {}
@@ -375,6 +380,14 @@ def result_line(seen: dict, names: list[str], seat: int | None) -> str:
         f"{who}: {left[winner]} unplaced square{'s' if left[winner] != 1 else ''} "
         f"against {left[loser]} for {names[loser]}."
     )
+
+
+def final_score(scores: list[int], names: list[str]) -> str:
+    """The end of a game its rules ended, for a page or an email that has no view: each
+    player's unplaced squares, the fewest winning."""
+    return _(
+        "Unplaced squares at the end, the fewest wins: %(name0)s %(left0)d, %(name1)s %(left1)d."
+    ) % {"name0": names[0], "left0": scores[0], "name1": names[1], "left1": scores[1]}
 
 
 def rules_context() -> dict:
