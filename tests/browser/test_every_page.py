@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .a11y import assert_no_axe_violations
-from .site import TIMEOUT, Table, Visitor, arrived, open_game, seq_of
+from .site import TIMEOUT, Table, Visitor, arrived, open_game, screenshot, seq_of
 
 pytestmark = pytest.mark.browser
 
@@ -165,9 +165,10 @@ def test_axe_finds_no_serious_fault(site, browser, places, name):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_no_sideways_scrolling_on_a_phone(site, browser, places, name):
+def test_no_sideways_scrolling_on_a_phone(site, browser, places, screenshots, name):
     page = visit(site, browser, places, name, PHONE)
     try:
+        screenshot(page, screenshots, "every-page-phone", name)
         wide = page.evaluate(
             """(width) => [document.documentElement.scrollWidth,
                 ...Array.from(document.querySelectorAll("body *"))
@@ -177,5 +178,7 @@ def test_no_sideways_scrolling_on_a_phone(site, browser, places, name):
             PHONE["width"],
         )
         assert wide[0] <= PHONE["width"], f"{wide[0]}px wide, because of {wide[1:]}"
+        # A table that scrolls in its own box must be reachable by keyboard, among others.
+        assert_no_axe_violations(page)
     finally:
         leave(page, places)
