@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test check-games test-postgres test-browser chromium lint fmt simulate bench arena load load-scaling chaos clean
+.PHONY: install run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench arena load load-scaling chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -64,7 +64,16 @@ test-postgres: install
 chromium:
 	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-test-browser: install chromium
+# The accessibility checker the browser tests inject into pages (axe-core), at the version pinned
+# in package-lock.json, installed from npm into node_modules/ (not kept in the repository).
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+axe: $(AXE)
+
+test-browser: install chromium axe
 	$(PY) -m pytest -m browser tests/browser
 
 simulate: install
@@ -124,4 +133,4 @@ chaos: install
 	$(PY) manage.py chaos $(CHAOS_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache node_modules

@@ -30,12 +30,30 @@
     wanted = Math.max(0, Math.min(to, last()));
     if (!loading) fetchStep(wanted);
   });
+  // The list of steps scrolls inside its own box to show the current step; the window stays
+  // where it is (scrollIntoView would move it too, taking the board and the buttons away).
+  function showCurrentStep() {
+    const list = document.querySelector("#replay .steps");
+    const current = list && list.querySelector(".current");
+    if (!current) return;
+    const box = list.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop += item.top - box.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+  }
+  // A button pressed is replaced by the swap: its successor gets the focus, without scrolling.
+  let focusedKey = null;
+  document.body.addEventListener("htmx:beforeSwap", function () {
+    const here = document.activeElement;
+    focusedKey = here && here.closest("#replay") ? here.dataset.key || null : null;
+  });
   document.body.addEventListener("htmx:afterSwap", function () {
     loading = false;
     if (wanted !== null && wanted !== shown()) fetchStep(wanted);
     else wanted = null;
-    const current = document.querySelector("#replay .steps .current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    showCurrentStep();
+    const button = focusedKey && document.querySelector(`#replay [data-key="${focusedKey}"]`);
+    if (button) button.focus({ preventScroll: true });
   });
   window.addEventListener("popstate", function () { window.location.reload(); });
 })();

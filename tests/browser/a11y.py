@@ -1,8 +1,33 @@
-"""A basic accessibility check of a page: names, tab order, keyboard reach, colours in letters."""
+"""Accessibility checks of a page: axe-core's rules, and by hand names, tab order, keyboard reach
+and colours in letters."""
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from playwright.sync_api import Page
+
+# `make axe` (a prerequisite of `make test-browser`) installs it from npm at the pinned version.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# What a person using a screen reader or a keyboard cannot get past; "minor" and "moderate" are
+# advice, not failures.
+BLOCKING = ("serious", "critical")
+
+RUN_AXE = """
+async (impacts) => {
+  // axe's default rules, and one it still calls experimental: a control's spoken name must
+  // contain the words it shows, which is what a person using voice control says to click it.
+  const results = await window.axe.run(document, {
+    resultTypes: ["violations"],
+    rules: { "label-content-name-mismatch": { enabled: true } },
+  });
+  return results.violations
+    .filter((v) => impacts.includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}x): ${v.help}\\n    `
+      + v.nodes.slice(0, 8).map((n) => n.target.join(" ")).join("\\n    "));
+}
+"""
 
 # Problems anyone can see in the markup, without moving the focus.
 MARKUP_PROBLEMS = """
@@ -91,8 +116,28 @@ def unreachable_by_keyboard(page: Page) -> list[str]:
     ]
 
 
+@functools.cache
+def _axe_source() -> str:
+    return AXE.read_text() + "\n;undefined"
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, with their targets."""
+    assert AXE.exists(), f"{AXE} is missing: `make axe` installs it from npm"
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated rather than added as a <script>: the site's Content-Security-Policy refuses
+        # inline scripts, and rightly so; the debugging protocol's evaluation is not a page script.
+        page.evaluate(_axe_source())
+    return page.evaluate(RUN_AXE, list(BLOCKING))
+
+
+def assert_no_axe_violations(page: Page) -> None:
+    violations = axe_violations(page)
+    assert not violations, f"axe on {page.url}:\n" + "\n".join(violations)
+
+
 def assert_accessible(page: Page, keyboard: bool = False) -> None:
-    problems = markup_problems(page)
+    problems = markup_problems(page) + [f"axe: {v}" for v in axe_violations(page)]
     if keyboard:
         problems += [f"not reachable by Tab: {html}" for html in unreachable_by_keyboard(page)]
     assert not problems, "\n".join(problems)

@@ -93,10 +93,13 @@ def _shown(rules, base: dict, seat: int | None):
     return lambda state: rules.view(state, seat)
 
 
-def _cell_label(cell: dict) -> str:
+def _cell_label(cell: dict, jester: str | None = None) -> str:
+    """What a built cell is, in words that start with what it shows (its letters), so that a
+    person who says the letters they see names the cell."""
     if cell["scaffold"]:
         return "scaffolding"
-    parts = ["/".join(COLOR_NAMES[c] for c in cell["colors"]) + " vault"]
+    letters = cell["colors"] + (f"+{jester}" if jester else "")
+    parts = [f"{letters}, " + "/".join(COLOR_NAMES[c] for c in cell["colors"]) + " vault"]
     if cell["crown"]:
         parts.append("crowned")
     if cell["builder"]:
@@ -193,7 +196,9 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
             key = engine.cell_key(col, row)
             cell = cells.get((col, row))
             choice = targets.get((col, row))
-            described = f"{engine.cell_label(col, row)}: {_cell_label(cell) if cell else 'empty'}"
+            jester = seen["jester_picks"].get(key)
+            shown = _cell_label(cell, jester) if cell else "empty"
+            described = f"{engine.cell_label(col, row)}: {shown}"
             classes = _cell_classes(
                 cell, target=choice is not None, picked=key in picked, changed=key in new
             )
@@ -204,7 +209,7 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
                     "key": key,
                     "cell": cell,
                     "choice": choice,
-                    "jester": seen["jester_picks"].get(key),
+                    "jester": jester,
                     "it": Choosable(
                         choice,
                         classes,
@@ -266,8 +271,12 @@ def market_tile(
     )
     paid = " (paid)" if tile.get("paid") else ""
     crowned = ", crowned" if tile["crown"] else ""
-    face = f"{name}{paid}, vault side " if side == "order" else ""
-    label = f"{side} tile {face}{colors}{crowned}"
+    # The name starts with what the tile shows (an order's name and its vault's letters), the
+    # words a person using voice control says to choose it.
+    if side == "order":
+        label = f"{name} {colors}: order tile{paid}, vault side {colors}{crowned}"
+    else:
+        label = f"{colors}: vault tile{crowned}"
     return {
         "tile": tile,
         "side": side,
