@@ -11,6 +11,7 @@ PATH = re.compile(r"`([\w.*-]+(?:/[\w.*-]*)+)`")
 MADE_BY_THE_COMMANDS = {  # by `make run` and `make test`
     ".venv/",
     "test-artifacts/screenshots/",
+    "node_modules/",
     "node_modules/axe-core/axe.min.js",
 }
 
