@@ -90,7 +90,7 @@ def play_watched_game(site, visitors, screenshots, scenario: str, edition: str, 
     offers = table.prompts(PAID_OFFER)
     assert offers, "no paid order was offered in the whole game"
     assert all("waiting for the opponent's answer" in turns for *_, turns in offers)
-    assert re.search(r"(Paid \w+ a coin for|Declined to pay \w+ a coin for)", log)
+    assert re.search(r"(Paid [\w-]+ a coin for|Declined to pay [\w-]+ a coin for)", log)
     return table, (alice, bob, carol)
 
 
