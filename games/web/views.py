@@ -522,22 +522,25 @@ def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
 @require_POST
 @login_required
 def save_notification_settings(request: HttpRequest) -> HttpResponse:
-    form = NotificationSettingsForm(request.POST, instance=vacation.settings_for(request.user))
-    if not form.is_valid():
-        return _settings_page(request, form=form)
-    form.save()
-    messages.info(request, _("Your notification settings are saved."))
-    return redirect("settings")
+    return _save_settings(
+        request, NotificationSettingsForm, "form", _("Your notification settings are saved.")
+    )
 
 
 @require_POST
 @login_required
 def save_play_settings(request: HttpRequest) -> HttpResponse:
-    play = PlaySettingsForm(request.POST, instance=vacation.settings_for(request.user))
-    if not play.is_valid():
-        return _settings_page(request, play=play)
-    play.save()
-    messages.info(request, _("Your settings of play are saved."))
+    return _save_settings(request, PlaySettingsForm, "play", _("Your settings of play are saved."))
+
+
+def _save_settings(request: HttpRequest, form_class, place: str, saved: str) -> HttpResponse:
+    """Save one of the page's forms of the player's settings, or show the page again with it
+    (as ``place`` in the page's context) and its errors."""
+    form = form_class(request.POST, instance=vacation.settings_for(request.user))
+    if not form.is_valid():
+        return _settings_page(request, **{place: form})
+    form.save()
+    messages.info(request, saved)
     return redirect("settings")
 
 

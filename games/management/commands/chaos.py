@@ -43,38 +43,24 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import basilica as engine
-from games.management.commands.load_scaling import CSRF, free_port, random_action
+from games.management.commands.load_scaling import CSRF, free_port, prepare, random_action
 
 ROOT = Path(settings.BASE_DIR)
 FAULTS = ("kill a daphne", "restart Redis", "restart PostgreSQL")
 PUSH_WAIT = 4.0  # seconds a page waits for a push before it looks for itself, as the page does
 
-SETUP = """
+LATE = """
 import json, os
 from django.contrib.auth.models import User
-from django.test import Client
-from games.models import Game
 from games.play import services
-games, late = [], []
-for i in range(int(os.environ["CHAOS_GAMES"])):
-    ann = User.objects.create_user(f"chaos{i}a", password="a long enough password 1")
-    bob = User.objects.create_user(f"chaos{i}b", password="a long enough password 1")
-    game = services.create_game(ann, services.GameSettings(first="me"))
-    Game.objects.filter(pk=game.pk).update(seed=i + 1)
-    game = services.accept_game(Game.objects.get(pk=game.pk), bob)
-    sessions = []
-    for user in (ann, bob):
-        client = Client()
-        client.force_login(user)
-        sessions.append(client.cookies["sessionid"].value)
-    games.append({"pk": game.pk, "seed": game.seed, "options": game.options, "sessions": sessions})
 # Live games whose first player will not move: made late just before the sweep is killed.
+late = []
 for i in range(int(os.environ["CHAOS_LATE"])):
     ann = User.objects.create_user(f"late{i}a", f"late{i}a@example.com", "a long enough password 1")
     bob = User.objects.create_user(f"late{i}b", f"late{i}b@example.com", "a long enough password 1")
     game = services.create_game(ann, services.GameSettings(first="me", time_control="5+3"))
     late.append(services.accept_game(game, bob).pk)
-print(json.dumps({"games": games, "late": late}))
+print(json.dumps(late))
 """
 
 
@@ -289,18 +275,19 @@ def wait_for_port(port: int, seconds: float = 30) -> None:
 
 
 def setup(env: dict, games: int, late: int) -> dict:
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
+    """The games to play (made as `make load-scaling` makes its own: migrated, a session per
+    player) and the games the sweep must end."""
+    played = prepare(env, games)
     made = subprocess.run(
-        [*manage, "shell", "-c", SETUP],
-        env={**env, "CHAOS_GAMES": str(games), "CHAOS_LATE": str(late)},
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", LATE],
+        env={**env, "CHAOS_LATE": str(late)},
         cwd=ROOT,
         check=True,
         capture_output=True,
         text=True,
         timeout=600,
     )
-    return json.loads(made.stdout.strip().splitlines()[-1])
+    return {"games": played, "late": json.loads(made.stdout.strip().splitlines()[-1])}
 
 
 # -- the site: two daphnes and the worker -------------------------------------------------------
