@@ -85,8 +85,22 @@ class Visitor:
     expected: list[re.Pattern] = field(default_factory=list)
 
     @classmethod
-    def sign_up(cls, browser: Browser, base_url: str, role: str, test: str) -> Visitor:
-        context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    def sign_up(
+        cls,
+        browser: Browser,
+        base_url: str,
+        role: str,
+        test: str,
+        viewport: dict | None = None,
+        touch: bool = False,
+    ) -> Visitor:
+        """A new account, in a browser of ``viewport`` size (a phone's with ``touch``)."""
+        context = browser.new_context(
+            base_url=base_url,
+            viewport=viewport or {"width": 1280, "height": 900},
+            has_touch=touch,
+            is_mobile=touch,
+        )
         context.set_default_timeout(TIMEOUT)
         context.add_init_script(PAGE_PROBE)
         name = f"{role}-{uuid.uuid4().hex[:6]}"

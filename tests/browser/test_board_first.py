@@ -1,0 +1,154 @@
+"""The board first, on a phone held in one hand and on a laptop: the mover's page opens on the
+board (and Basilica's market), the board stays where it is while the player chooses, the cells a
+chosen tile may go to are in view, and a turn takes few taps."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .a11y import assert_no_axe_violations
+from .site import POLL, SYNCED, Visitor, arrived, open_game, screenshot, seq_of
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1366, "height": 768},
+}
+
+# Where an element is on the page (not on the screen): what moves when the layout moves.
+PAGE_BOX = """
+(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return { top: r.top + window.scrollY, bottom: r.bottom + window.scrollY,
+           left: r.left, right: r.right, screenTop: r.top, screenBottom: r.bottom };
+}
+"""
+# The highlighted cells that are not on the screen, above or below it.
+OFF_SCREEN_TARGETS = """
+() => Array.from(document.querySelectorAll("#board .cell.target")).filter((el) => {
+  const r = el.getBoundingClientRect();
+  return r.top < 0 || r.bottom > window.innerHeight;
+}).map((el) => el.dataset.cell)
+"""
+
+
+def players(site, browser, request, size: str, kind: str, seed: int) -> tuple[Visitor, Visitor, int]:
+    touch = size == "phone"
+    first, second = (
+        Visitor.sign_up(browser, site.url, role, request.node.name, SIZES[size], touch)
+        for role in ("first", "second")
+    )
+    request.addfinalizer(first.close)
+    request.addfinalizer(second.close)
+    game_id = open_game(site, first, second, "2022", seed, kind=kind)
+    for visitor in (first, second):
+        arrived(visitor.page)
+    return first, second, game_id
+
+
+def tap(page: Page, selector: str, touch: bool) -> None:
+    """Tap (or click) one thing of the game, without scrolling to it first, and wait for the part
+    of the page it redraws: a thing a player must scroll to find is a thing this test misses."""
+    page.evaluate("document.getElementById('play').dataset.stale = '1'")
+    target = page.locator(selector).first
+    box = target.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"], (
+        f"{selector} is off the screen at {box}"
+    )
+    if touch:
+        target.tap()
+    else:
+        target.click()
+    page.wait_for_function(
+        "() => document.getElementById('play')?.dataset.stale !== '1'", polling=POLL
+    )
+    assert not page.locator("#status .error").count(), page.locator("#status .error").inner_text()
+
+
+def never_confirm(visitor: Visitor) -> None:
+    page = visitor.page
+    page.goto("/settings/")
+    page.locator("input[name=confirm_moves][value=never]").check()
+    page.locator("input[name=confirm_moves]").locator("xpath=ancestor::form").get_by_role(
+        "button"
+    ).click()
+    expect(page.locator(".messages")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_basilica_opens_on_the_market_and_the_board_and_keeps_them_still(
+    site, browser, request, screenshots, size
+):
+    first, second, game_id = players(site, browser, request, size, "basilica", seed=24)
+    page, height = first.page, SIZES[size]["height"]
+    page.evaluate("window.scrollTo(0, 0)")
+    market, board = page.evaluate(PAGE_BOX, "#market"), page.evaluate(PAGE_BOX, "#board")
+    screenshot(page, screenshots, f"board-first-basilica-{size}", "opened")
+    assert market["bottom"] <= height, f"the market ends {market['bottom']}px down, below the screen"
+    assert board["top"] <= height - 150, f"the board starts {board['top']}px down"
+    if size == "desktop":
+        # the centre of the screen, the market on its left
+        assert market["right"] <= board["left"]
+        assert page.evaluate("document.documentElement.scrollHeight") <= height + 2
+
+    # A vault chosen: nothing moves, and every cell it may go to is on the screen.
+    tap(page, "#market .tile.vault.choosable", touch=size == "phone")
+    expect(page.locator("#board .cell.target").first).to_be_attached()
+    after = page.evaluate(PAGE_BOX, "#board")
+    screenshot(page, screenshots, f"board-first-basilica-{size}", "vault-chosen")
+    assert abs(after["top"] - board["top"]) <= 4, f"the board moved {after['top'] - board['top']}px"
+    assert page.evaluate(OFF_SCREEN_TARGETS) == []
+    # Placed: the market is where it was (the board may grow a row at its top).
+    tap(page, "#board .cell.target", touch=size == "phone")
+    moved = page.evaluate(PAGE_BOX, "#market")["top"] - market["top"]
+    assert abs(moved) <= 4, f"the market moved {moved}px"
+    assert_no_axe_violations(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    second.page.evaluate("window.scrollTo(0, 0)")
+    screenshot(second.page, screenshots, f"board-first-basilica-{size}", "opponent")
+    for visitor in (first, second):
+        visitor.assert_no_console_errors()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cathedral_opens_on_the_city(site, browser, request, screenshots, size):
+    first, second, game_id = players(site, browser, request, size, "cathedral", seed=5)
+    page, height = first.page, SIZES[size]["height"]
+    page.evaluate("window.scrollTo(0, 0)")
+    board = page.evaluate(PAGE_BOX, "#board")
+    screenshot(page, screenshots, f"board-first-cathedral-{size}", "opened")
+    assert board["top"] <= height - 200, f"the city starts {board['top']}px down"
+    if size == "desktop":
+        assert board["bottom"] <= height, f"the city ends {board['bottom']}px down"
+
+    # A building chosen from the hand: the city stays where it was.
+    tap(page, "#hands .piece.choosable", touch=size == "phone")
+    after = page.evaluate(PAGE_BOX, "#board")
+    screenshot(page, screenshots, f"board-first-cathedral-{size}", "building-chosen")
+    assert abs(after["top"] - board["top"]) <= 4, f"the city moved {after['top'] - board['top']}px"
+    assert_no_axe_violations(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    for visitor in (first, second):
+        visitor.assert_no_console_errors()
+
+
+def test_a_turn_of_three_actions_takes_six_taps_on_a_phone(site, browser, request, screenshots):
+    first, second, game_id = players(site, browser, request, "phone", "basilica", seed=24)
+    never_confirm(first)
+    page = first.page
+    page.goto(f"/games/{game_id}/")
+    arrived(page)
+    taps = 0
+    while page.locator("#status").get_attribute("data-yours") == "1":
+        before = seq_of(page)
+        tap(page, "#market .tile.vault.choosable", touch=True)
+        tap(page, "#board .cell.target", touch=True)
+        taps += 2
+        assert seq_of(page) == before + 1, "the second tap did not send the move"
+        second.page.wait_for_function(SYNCED, arg=before + 1, polling=POLL)
+        assert taps <= 6, "the turn is not over after six taps"
+    assert taps == 6
+    expect(second.page.locator("#status")).to_have_attribute("data-yours", "1")
+    screenshot(second.page, screenshots, "board-first-six-taps", "opponent-to-move")
