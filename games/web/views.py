@@ -32,7 +32,7 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
-from games.web import errors
+from games.web import errors, front
 from games.web.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.web.presenters import game_context
 from games.web.ratelimit import limited
@@ -57,6 +57,7 @@ def _lobby_context(user, posted=None) -> dict:
         form = posted if _is_form_of(posted, prefix) else kind.options_form(prefix=prefix)
         against.append({"kind": kind, "form": form, "open": form is posted})
     return {
+        "grid": front.grid(),
         "seeks": ratings.seek_rows(
             Game.objects.open_seeks().select_related("seat0").order_by("-created_at"), user
         ),
