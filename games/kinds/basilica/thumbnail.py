@@ -34,8 +34,12 @@ def thumbnail(seen: dict) -> dict:
         "width": WIDTH * CELL,
         "height": rows * CELL,
         "paths": [
-            {"fill": "scaffold" if color == "#" else color, "d": "".join(parts)}
-            for color, parts in sorted(paths.items())
+            # The ground the cathedral stands on, so that an empty one still reads as a board.
+            {"fill": "floor", "d": f"M0 {rows * CELL}h{WIDTH * CELL}"},
+            *(
+                {"fill": "scaffold" if color == "#" else color, "d": "".join(parts)}
+                for color, parts in sorted(paths.items())
+            ),
         ],
         "builders": builders,
     }
