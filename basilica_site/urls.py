@@ -3,11 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, converters, views  # noqa: F401 - converters: <username:>
+from games.web import accounts, converters, front, views  # noqa: F401 - converters: <username:>
 from games.web.ratelimit import limited
 
 
@@ -17,7 +16,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", front.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/password_reset/",

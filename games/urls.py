@@ -1,13 +1,14 @@
 from django.urls import path
 
 from games.archive import record_views, replays
-from games.web import converters, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.web import converters, front, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("computer/", views.play_computer, name="computer"),
+    path("play/<slug:preset>/", front.play_now, name="play-now"),
     path("mine/", views.my_games, name="mine"),
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),

@@ -65,6 +65,13 @@ class GameKind:
     # The score of a game its rules ended, in the game's words: (scores by seat, names) -> text.
     final_score: Callable[[list, list], str] = final_points
     blurb: str = ""  # one line for the lobby and the home page
+    # The small board of the home page and the lists of games: (a spectator's view) ->
+    # {"width", "height", "paths": [{"fill", "d"}], "builders": [{"x", "y", "player"}]}, as
+    # templates/games/_thumbnail.html draws it.
+    thumbnail: Callable[[dict], dict] | None = None
+    # The 60-second how to play of the home page: [{"text", "seen"}], each step's words and a
+    # board in the shape of a view, which ``thumbnail`` draws.
+    first_steps: Callable[[], list[dict]] = list
     # A series of games (roles alternating) may be played of these lengths; and a finished
     # game's points in it, by seat (the smallest total wins).
     series_lengths: tuple[int, ...] = ()

@@ -32,10 +32,11 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
-from games.web import errors
+from games.web import errors, front
 from games.web.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
 from games.web.presenters import game_context
 from games.web.ratelimit import limited
+from games.web.thumbnails import boards, thumbnail
 from games.web.validation import MOVE_BODY_MAX, body_at_most
 
 LOBBY_NOW = 8  # games being played now, on the lobby; the rest on their own page
@@ -50,14 +51,13 @@ def _lobby_context(user, posted=None) -> dict:
     for kind in kinds.all_kinds():
         form = posted if _is_form_of(posted, kind.key) else kind.options_form()
         forms.append({"kind": kind, "form": form, "open": form is posted})
-    if not any(f["open"] for f in forms):
-        forms[0]["open"] = True
     against = []
     for kind in kinds.all_kinds():
         prefix = f"computer-{kind.key}"
         form = posted if _is_form_of(posted, prefix) else kind.options_form(prefix=prefix)
         against.append({"kind": kind, "form": form, "open": form is posted})
     return {
+        "grid": front.grid(),
         "seeks": ratings.seek_rows(
             Game.objects.open_seeks().select_related("seat0").order_by("-created_at"), user
         ),
@@ -66,7 +66,7 @@ def _lobby_context(user, posted=None) -> dict:
         "levels": Computer.Level.choices,
         "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
-        "now": now_rows(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
+        "now": boards(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
     }
 
 
@@ -280,6 +280,7 @@ def _my_game_row(game: Game, user) -> dict:
     row = {"game": game, "result": game.result_for(user), "time_left": ""}
     if game.status == Game.Status.ACTIVE:
         row["group"] = "yours" if game.to_decide == seat else "theirs"
+        row["thumbnail"] = thumbnail(game)
         reading = timing.read(game)
         if reading.running is not None:
             left = reading.remaining[reading.running]
@@ -326,21 +327,10 @@ def now_playing(request: HttpRequest) -> HttpResponse:
     """Public games in play, the last moved first: anyone, signed in or not, may watch them."""
     games = Game.objects.being_played().select_related("seat0", "seat1")
     page = Paginator(games, NOW_PER_PAGE).get_page(request.GET.get("page"))
-    context = {"page": page, "now": now_rows(page)}
+    context = {"page": page, "now": boards(page)}
     if request.htmx:
         return render(request, "games/now_playing.html#now", context)
     return render(request, "games/now_playing.html", context)
-
-
-def now_rows(games) -> list[dict]:
-    """Each game with the player it waits for."""
-    return [
-        {
-            "game": game,
-            "deciding": game.player(game.to_decide) if game.to_decide is not None else None,
-        }
-        for game in games
-    ]
 
 
 @require_GET

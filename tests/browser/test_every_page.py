@@ -76,6 +76,7 @@ def places(site, browser: Browser) -> Places:
         places = Places(alice, bob, carol)
         places.urls = {
             "home": ("nobody", "/"),
+            "home-player": ("alice", "/"),
             "login": ("nobody", "/accounts/login/"),
             "signup": ("nobody", "/accounts/signup/"),
             "lobby": ("alice", "/games/"),
@@ -107,6 +108,7 @@ def places(site, browser: Browser) -> Places:
 
 PAGES = [
     "home",
+    "home-player",
     "login",
     "signup",
     "lobby",

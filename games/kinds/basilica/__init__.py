@@ -18,6 +18,7 @@ from games.kinds import GameKind, chosen
 from games.kinds.basilica import diagrams, story
 from games.kinds.basilica.forms import BasilicaForm
 from games.kinds.basilica.presenters import hint_marks, page_context
+from games.kinds.basilica.thumbnail import first_steps, thumbnail
 from games.terms import UnplayableSettings
 
 OPTIONS = {"edition": str, "expansion": bool, "remove_six": bool}
@@ -108,6 +109,8 @@ KIND = GameKind(
     review_template="games/basilica/_review.html",
     pushed=("status", "market", "board", "log"),
     describe_entry=describe_entry,
+    thumbnail=thumbnail,
+    first_steps=first_steps,
     replay_partials=("board", "market"),
     blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
 )

@@ -15,6 +15,7 @@ from games.kinds.cathedral.presenters import (
     page_context,
     rules_context,
 )
+from games.kinds.cathedral.thumbnail import first_steps, thumbnail
 
 
 def new_options(choices: dict, first: int) -> engine.Options:
@@ -67,6 +68,8 @@ KIND = GameKind(
     series_points=series_points,
     pushed=("status", "hands", "board", "log"),
     describe_entry=describe_entry,
+    thumbnail=thumbnail,
+    first_steps=first_steps,
     replay_partials=("board", "hands"),
     stylesheets=("css/cathedral.css",),
     score_label="unplaced squares",

@@ -1,0 +1,48 @@
+"""One click to play, as lichess's quick pairing: join another player's open seek of the same
+terms if there is one, else keep the player's own, else open one. Joining and opening go
+through ``services`` like the lobby's Accept and Open."""
+
+from __future__ import annotations
+
+from games.models import Game
+from games.play import services
+from games.ratings import service as ratings
+from games.terms import GameSettings
+
+PAIRED, WAITING, OPENED = "paired", "waiting", "opened"
+
+
+def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
+    """The game ``user`` plays on ``terms`` and how they came to it: PAIRED (seated in the oldest
+    matching seek of another player, the game begun), WAITING (their own matching seek, still
+    open) or OPENED (a new seek). UnplayableSettings, before anything is stored, for terms the
+    lobby would not offer."""
+    mine = None
+    for seek in matching(terms).order_by("created_at", "pk"):
+        if seek.seat0_id == user.pk:
+            mine = mine or seek
+            continue
+        if ratings.range_refusal(seek, user):
+            continue
+        try:
+            return services.accept_game(seek, user), PAIRED
+        except services.MoveRejected:
+            continue  # taken a moment ago by someone else: the next one
+    if mine is not None:
+        return mine, WAITING
+    return services.create_game(user, terms), OPENED
+
+
+def matching(terms: GameSettings):
+    """The open seeks a player asking for ``terms`` would take: the same game, options, clock,
+    rated or not; one game, not a series; no hints."""
+    seeks = Game.objects.open_seeks().filter(
+        kind=terms.kind,
+        time_control=terms.time_control,
+        rated=terms.rated,
+        series__isnull=True,
+        hints=False,
+    )
+    for name, value in terms.options.items():
+        seeks = seeks.filter(**{f"options__{name}": value})
+    return seeks
