@@ -280,6 +280,49 @@
   });
 })();
 
+// Motion: what a move changed arrives on the board (and in the market) as the move comes in,
+// the player's own and the opponent's pushed, but not again at each tap that only picks; after
+// a scoring, the areas it scored light up once its breakdown is closed. The CSS animates only
+// for a player whose system does not ask for reduced motion.
+(function () {
+  "use strict";
+  const game = document.getElementById("game");
+  if (!game) return;
+  function seqNow() {
+    const el = document.getElementById("status");
+    return el ? parseInt(el.dataset.seq, 10) : -1;
+  }
+  let shown = seqNow();
+  function arrive() {
+    const seq = seqNow();
+    if (seq > shown) {
+      document.querySelectorAll("#board .changed, #market .changed, #hands .changed").forEach(function (el) {
+        el.classList.add("arriving");
+      });
+    }
+    shown = Math.max(shown, seq);
+  }
+  document.body.addEventListener("htmx:afterSettle", arrive);
+  document.body.addEventListener("htmx:wsAfterMessage", arrive);
+
+  const overlay = document.getElementById("scoring-overlay");
+  if (!overlay) return;
+  overlay.addEventListener("close", function () {
+    const cells = [];
+    overlay.querySelectorAll("[data-cells]").forEach(function (row) {
+      row.dataset.cells.split(" ").filter(Boolean).forEach(function (key) { cells.push(key); });
+    });
+    cells.forEach(function (key) {
+      const cell = document.querySelector('#board [data-cell="' + key + '"]');
+      if (!cell) return;
+      cell.classList.remove("scored");
+      void cell.offsetWidth;  // start the animation again
+      cell.classList.add("scored");
+      setTimeout(function () { cell.classList.remove("scored"); }, 2600);
+    });
+  });
+})();
+
 // The scoring moment: a scoring the viewer has not seen yet opens in an overlay, once per
 // browser; each scoring's line in the log opens it again. Without JavaScript the same
 // breakdown unfolds in the log.

@@ -152,3 +152,34 @@ def test_a_turn_of_three_actions_takes_six_taps_on_a_phone(site, browser, reques
     assert taps == 6
     expect(second.page.locator("#status")).to_have_attribute("data-yours", "1")
     screenshot(second.page, screenshots, "board-first-six-taps", "opponent-to-move")
+
+
+# The elements a move changed that are moving now (or have just moved, their animation kept).
+MOVING = """
+() => Array.from(document.querySelectorAll(".arriving")).filter((el) => el.getAnimations().length).length
+"""
+
+
+def test_a_move_arrives_in_motion_unless_the_player_asked_for_reduced_motion(
+    site, browser, request, screenshots
+):
+    first, second, game_id = players(site, browser, request, "desktop", "basilica", seed=24)
+    still = second.new_tab()
+    still.emulate_media(reduced_motion="reduce")
+    still.goto(f"/games/{game_id}/")
+    arrived(still)
+    page = first.page
+    tap(page, "#market .tile.vault.choosable", touch=False)
+    assert page.locator(".arriving").count() == 0, "a tap that only picks moved the last move again"
+    tap(page, "#board .cell.target", touch=False)
+    if page.locator(".prompt .choice.confirm").count():
+        tap(page, ".prompt .choice.confirm", touch=False)
+    assert seq_of(page) == 1
+    assert page.evaluate(MOVING) >= 1, "the mover's own vault did not move into place"
+    for watcher in (second.page, still):
+        watcher.wait_for_function(SYNCED, arg=1, polling=POLL)
+    assert second.page.evaluate(MOVING) >= 1, "the opponent's vault appeared without motion"
+    assert still.locator("#board .cell.arriving").count() >= 1
+    assert still.evaluate(MOVING) == 0, "a page asking for reduced motion moved"
+    for visitor in (first, second):
+        visitor.assert_no_console_errors()
