@@ -100,8 +100,22 @@ def test_basilica_opens_on_the_market_and_the_board_and_keeps_them_still(
     screenshot(page, screenshots, f"board-first-basilica-{size}", "vault-chosen")
     assert abs(after["top"] - board["top"]) <= 4, f"the board moved {after['top'] - board['top']}px"
     assert page.evaluate(OFF_SCREEN_TARGETS) == []
-    # Placed: the market is where it was (the board may grow a row at its top).
+    # The cell tapped: a correspondence game asks to confirm, beside the piece on a desktop and
+    # under the thumb on a phone; confirmed, the market is where it was (the board may grow a
+    # row at its top).
     tap(page, "#board .cell.target", touch=size == "phone")
+    confirm = page.locator(".prompt .choice.confirm")
+    expect(confirm).to_be_visible()
+    box, cell = confirm.bounding_box(), page.locator("#board .cell.picked").bounding_box()
+    if size == "desktop":
+        gap = max(box["y"] - (cell["y"] + cell["height"]), cell["y"] - (box["y"] + box["height"]))
+        assert gap <= 40 and abs(box["x"] - cell["x"]) <= 200, f"confirm at {box}, cell at {cell}"
+    else:
+        assert box["y"] + box["height"] > SIZES[size]["height"] - 120, f"confirm at {box}"
+    screenshot(page, screenshots, f"board-first-basilica-{size}", "confirm")
+    tap(page, ".prompt .choice.confirm", touch=size == "phone")
+    assert seq_of(page) == 1
+    screenshot(page, screenshots, f"board-first-basilica-{size}", "placed")
     moved = page.evaluate(PAGE_BOX, "#market")["top"] - market["top"]
     assert abs(moved) <= 4, f"the market moved {moved}px"
     assert_no_axe_violations(page)
