@@ -109,5 +109,6 @@ KIND = GameKind(
     pushed=("status", "market", "board", "log"),
     describe_entry=describe_entry,
     replay_partials=("board", "market"),
+    stylesheets=("css/pieces.css",),
     blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
 )
