@@ -90,6 +90,7 @@ bench: install
 	$(PY) -m games.engine.basilica.bench
 	$(PY) -m games.engine.cathedral.bench
 	$(PY) manage.py bench_site
+	$(PY) manage.py bench_bytes
 	$(PY) manage.py bench_clocks
 	$(PY) manage.py bench_ratings
 

@@ -187,3 +187,18 @@ def test_the_scoring_overlay_tells_the_numbers_of_the_scoring(site, visitors, sc
     alice.page.locator("#log .show-scoring").first.click()
     expect(overlay).to_contain_text(truth["title"])
     assert_accessible(alice.page)
+
+
+def test_the_coordinates_show_on_request_and_stay_shown(site, visitors):
+    alice, _bob, table = two_players(site, visitors, seed=33)
+    page = alice.page
+    labels = page.locator("#board .collabel").first
+    expect(labels).to_be_hidden()  # the log names the cells; the board shows them on request
+    page.get_by_label("Show coordinates").check()
+    expect(labels).to_be_visible()
+    table.play(until=lambda: seq_of(page) >= 1)  # the board is drawn anew
+    expect(labels).to_be_visible()
+    page.reload()
+    arrived(page)
+    expect(page.get_by_label("Show coordinates")).to_be_checked()
+    expect(labels).to_be_visible()

@@ -16,6 +16,7 @@ from factories import client_for, finished_game, make_user, open_game, play_rand
 from games.engine.basilica import view
 from games.engine.basilica.components import ASSUMED
 from games.kinds.basilica import story
+from games.live import pushes
 from games.models import Game
 from games.play import services, states
 
@@ -111,6 +112,19 @@ def test_each_partial_is_its_own_section(partial):
     response = client_for(game.seat0).get(url, **HTMX)
     assert response.text.lstrip().startswith(f'<section id="{partial}"')
     assert "<html" not in response.text
+
+
+def test_the_legend_comes_with_the_page_and_is_kept_by_htmx_after_a_move_or_a_push():
+    game = started_game()
+    client = client_for(game.seat0)
+    page = client.get(game.get_absolute_url()).text
+    assert '<details class="legend" id="symbols" hx-preserve="true">' in page
+    assert 'id="help-vault"' in page  # opens without JavaScript
+    answer = client.get(f"{game.get_absolute_url()}?partial=status", **HTMX).text
+    push = pushes.render_partials(game, game.seat1, "token")
+    for partial in (answer, push):
+        assert '<details class="legend" id="symbols" hx-preserve="true"></details>' in partial
+        assert "help-vault" not in partial
 
 
 def test_the_log_partial_tells_each_move_newest_first():

@@ -268,10 +268,31 @@ def squares(drawing: str, where: str = 'class="shape') -> list[str]:
     return ["".join("#" if on else "." for on in re.findall(r'class="sq( on)?"', r)) for r in rows]
 
 
+def outlined(drawing: str) -> list[str]:
+    """The first shape drawn in ``drawing`` as an outline (a path round 10-unit squares), row by
+    row: a square is in the shape when its centre is inside the outline."""
+    path = re.search(r'<svg class="shape[^>]*><path d="M(\d+) (\d+)([HV\d]*)Z"', drawing)
+    start = x, y = int(path[1]), int(path[2])
+    walls = []  # the upright walls, as (x, top, bottom)
+    for command, value in [*re.findall(r"([HV])(\d+)", path[3]), ("V", str(start[1]))]:
+        if command == "H":
+            x = int(value)
+        else:
+            walls.append((x, *sorted((y, int(value)))))
+            y = int(value)
+    width, height = max(w[0] for w in walls) // 10, max(w[2] for w in walls) // 10
+
+    def inside(col: int, row: int) -> bool:
+        cx, cy = col * 10 + 5, row * 10 + 5
+        return sum(1 for wx, top, bottom in walls if wx > cx and top < cy < bottom) % 2 == 1
+
+    return ["".join("#" if inside(c, r) else "." for c in range(width)) for r in range(height)]
+
+
 def drawn_shape(text: str, hand: str, building: str) -> list[str]:
     """A building in the ``hand`` ("light" or "dark") of the game page, as it is drawn."""
     section = next(h for h in text.split('<div class="hand ') if h.startswith(f'{hand}"'))
-    return squares(section.split(f'data-tile="{building}"', 1)[1])
+    return outlined(section.split(f'data-tile="{building}"', 1)[1])
 
 
 def test_a_cathedral_game_draws_the_abbeys_of_its_own_version():

@@ -112,5 +112,6 @@ KIND = GameKind(
     thumbnail=thumbnail,
     first_steps=first_steps,
     replay_partials=("board", "market"),
+    stylesheets=("css/pieces.css",),
     blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
 )

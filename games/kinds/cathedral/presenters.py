@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
+from games.kinds.cathedral.outline import outline
 from games.models import Game
 
 
@@ -66,6 +67,7 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
         "players": player_panels(seen, names, seat, base["clocks"], before),
         "picked": picked,
         "ghost": _ghost_data(seen, legal, picked, seat),
+        "placing": _placing_side(seen, picked, seat),
         "placement": _placement_form(legal, picked),
         "turn_choices": _turn_choices(legal, picked),
         "your_turn": mine,
@@ -134,6 +136,13 @@ def _turn_choices(legal: dict, picked: dict) -> list[dict]:
     following = turns[(turns.index(picked["turn"]) + 1) % len(turns)]
     query = f"{picked['building']}.{picked['label']}.{following}"
     return [{"query": query, "label": "Turn it"}]
+
+
+def _placing_side(seen: dict, picked: dict, seat: int | None) -> str:
+    """Whose colour the preview of the picked building wears: "light", "dark" or "cathedral"."""
+    if not picked:
+        return ""
+    return "cathedral" if picked["building"] == "cathedral" else role_of(seat, seen)
 
 
 def _ghost_data(seen: dict, legal: dict, picked: dict, seat: int | None) -> str:
@@ -259,6 +268,7 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
                     **entry,
                     "squares_at": footprint(key, role, 0, seen["rules_version"]),
                     "grid": _mini_grid(footprint(key, role, 0, seen["rules_version"])),
+                    "drawn": outline(footprint(key, role, 0, seen["rules_version"])),
                     "choosable": player == seat and key in legal,
                     "picked": player == seat and picked.get("building") == key,
                 }
@@ -275,6 +285,7 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
     if seat is not None and "cathedral" in legal:
         out[0]["cathedral"] = {
             "grid": _mini_grid(footprint("cathedral", "light", 0)),
+            "drawn": outline(footprint("cathedral", "light", 0, seen["rules_version"])),
             "picked": picked.get("building") == "cathedral",
         }
     return out

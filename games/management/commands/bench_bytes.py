@@ -1,0 +1,113 @@
+"""`manage.py bench_bytes`: what a game page weighs, beside what it weighed before its pieces were
+drawn (issue 25, "no heavier").
+
+For a mid-game Basilica and Cathedral position (the same deal and moves every run, on a
+throwaway database) it prints the bytes, uncompressed, of: the game page's HTML as the player to
+move first loads it, the static files it links (stylesheets, scripts, the favicon, the pieces'
+sprite), a move's answer (the HTMX response to a POST to the act view) and the websocket push the
+opponent then gets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from django.contrib.auth.models import User
+from django.contrib.staticfiles import finders
+from django.core.management.base import BaseCommand
+from django.test import Client
+from django.test.utils import setup_test_environment
+
+from games.live import pushes
+from games.play import services, states
+
+# Measured on 26 November 2026 with this command on the branch's start (4217f28), before the
+# pieces were drawn as SVG: DJANGO_DEBUG=1, SQLite, the same positions as below.
+BEFORE_ISSUE_25 = {
+    "basilica": {"page": 32_432, "static": 100_054, "move": 21_583, "push": 29_472},
+    "cathedral": {"page": 27_685, "static": 109_248, "move": 21_054, "push": 24_915},
+}
+
+POSITIONS = {
+    # kind: (options, actions played before measuring)
+    "basilica": ({"expansion": True}, 40),
+    "cathedral": ({}, 14),
+}
+
+STATIC_LINK = re.compile(r'(?:href|src)="/static/([^"#?]+)')
+
+
+def static_bytes(html: str) -> int:
+    """The bytes of every distinct static file the page links, each fetched once."""
+    total = 0
+    for path in sorted(set(STATIC_LINK.findall(html))):
+        found = finders.find(path)
+        if found is None:
+            raise LookupError(f"the page links a static file that does not exist: {path}")
+        with open(found, "rb") as file:
+            total += len(file.read())
+    return total
+
+
+class Command(BaseCommand):
+    help = "Print the bytes of a game page, its static files, a move and a push, beside before."
+
+    def handle(self, *args, **options):
+        from django.db import connection
+
+        setup_test_environment()
+        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            ann = User.objects.create_user("bytes-ann", password="a long enough password 1")
+            bob = User.objects.create_user("bytes-bob", password="a long enough password 2")
+            self.stdout.write("bytes, uncompressed: now (before issue 25's pieces)")
+            for kind in POSITIONS:
+                self.report(kind, self.measure(kind, ann, bob))
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+
+    def mid_game(self, kind: str, ann, bob):
+        options, actions = POSITIONS[kind]
+        settings = services.GameSettings(options=options, first="me", kind=kind)
+        game = services.create_game(ann, settings)
+        game.seed = 7
+        game.save(update_fields=["seed"])
+        game = services.accept_game(game, bob)
+        rng = random.Random(7)
+        for _ in range(actions):
+            state = states.load_state(game)
+            action = rng.choice(game.engine.legal_actions(state)).to_json()
+            game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
+        return game, rng
+
+    def measure(self, kind: str, ann, bob) -> dict[str, int]:
+        game, rng = self.mid_game(kind, ann, bob)
+        state = states.load_state(game)
+        mover, waiting = state.to_decide, 1 - state.to_decide
+        client = Client()
+        client.force_login(game.player(mover))
+        url = game.get_absolute_url()
+        html = client.get(url).text
+        action = rng.choice(game.engine.legal_actions(state)).to_json()
+        answer = client.post(
+            f"{url}act/", {"action": json.dumps(action), "seq": game.seq}, HTTP_HX_REQUEST="true"
+        )
+        assert answer.status_code == 200, answer.status_code
+        game.refresh_from_db()
+        push = pushes.render_partials(game, game.player(waiting), "x" * 64)
+        return {
+            "page": len(html.encode()),
+            "static": static_bytes(html),
+            "move": len(answer.content),
+            "push": len(push.encode()),
+        }
+
+    def report(self, kind: str, now: dict[str, int]) -> None:
+        before = BEFORE_ISSUE_25[kind]
+        figures = [
+            *(f"{name} {now[name]:,} ({before[name]:,})" for name in now),
+            f"first visit {now['page'] + now['static']:,} ({before['page'] + before['static']:,})",
+        ]
+        self.stdout.write(f"{kind:10} " + " · ".join(figures))
