@@ -283,7 +283,7 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 RATE_LIMITS = {
     "signup": (int(os.environ.get("SIGNUPS_PER_HOUR", "20")), 3600),
     "password_reset": (5, 3600),
-    "create_game": (30, 3600),
+    "create_game": (int(os.environ.get("GAMES_PER_HOUR", "30")), 3600),
     "hint": (60, 600),  # each costs 0.3 s of a web worker's time
 }
 

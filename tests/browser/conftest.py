@@ -108,6 +108,7 @@ def site(tmp_path_factory) -> Site:
         "NOTIFY_DELAY_SECONDS": "1",
         # Every visitor of every browser test signs up from 127.0.0.1 within the hour.
         "SIGNUPS_PER_HOUR": "1000",
+        "GAMES_PER_HOUR": "1000",
     }
     env.pop("HUEY_IMMEDIATE", None)
     env.pop("REDIS_URL", None)  # one daphne process: the in-memory channel layer is enough

@@ -47,10 +47,21 @@ def test_the_opponent_sees_the_last_move_marked_and_told(site, visitors, screens
     screenshot(alice.page, screenshots, "last-move", "02-alice-sees-bobs-action")
 
 
+# The outermost elements that stick out to the right: where a sideways scroll comes from.
+STICKING_OUT = """
+() => Array.from(document.querySelectorAll("body *"))
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+  .filter((el) => !(el.parentElement && el.parentElement.getBoundingClientRect().right > window.innerWidth + 1))
+  .slice(0, 5).map((el) => el.tagName.toLowerCase() + "." + el.className + " " + Math.round(el.getBoundingClientRect().right))
+"""
+
+
 def no_horizontal_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.viewport_size["width"]
-    assert width <= viewport, f"the page is {width}px wide in a {viewport}px window"
+    assert width <= viewport, (
+        f"the page is {width}px wide in a {viewport}px window: {page.evaluate(STICKING_OUT)}"
+    )
 
 
 def targets_inside_the_width(page: Page) -> None:
