@@ -17,6 +17,7 @@ urlpatterns = [
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),
     path("<game:pk>/hint/", views.hint, name="hint"),
+    path("<game:pk>/symbols/", views.symbols, name="symbols"),
     path("<game:pk>/hint/answer/", views.hint_answer, name="hint-answer"),
     path("<game:pk>/replay/", replays.replay, name="replay"),
     path("<game:pk>/accept/", views.accept, name="accept"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -64,3 +65,28 @@ def test_production_migrates_and_passes_the_deployment_checks_before_collectstat
     checked = manage(checkout, "check", "--deploy", "--fail-level", "WARNING")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "no issues" in checked.stdout
+
+
+def test_collectstatic_minifies_the_sites_own_stylesheets_and_scripts(checkout):
+    """A first visit carries no comment or indentation of the site's own CSS and JS: production's
+    copies are minified, still hashed, still linked to the hashed sprite, and still JavaScript."""
+    collected = manage(checkout, "collectstatic", "--noinput")
+    assert collected.returncode == 0, collected.stderr
+    root = checkout / "staticfiles"
+    manifest = json.loads((root / "staticfiles.json").read_text())["paths"]
+    for name in ("css/site.css", "css/pieces.css", "js/game.js", "js/drag.js"):
+        served = root / manifest[name]
+        source = checkout / "static" / name
+        assert served.stat().st_size < 0.9 * source.stat().st_size, name
+        assert "/*" not in served.read_text()[:200], f"{name} kept its opening comment"
+    pieces = (root / manifest["css/pieces.css"]).read_text()
+    assert manifest["img/pieces.svg"].split("/")[-1] in pieces
+    if shutil.which("node"):
+        for name in ("js/game.js", "js/drag.js", "js/site.js", "js/cathedral.js"):
+            checked = subprocess.run(
+                ["node", "--check", str(root / manifest[name])], capture_output=True
+            )
+            assert checked.returncode == 0, checked.stderr
+    # htmx comes minified from django-htmx and is served as it is
+    htmx = next(k for k in manifest if k.startswith("django_htmx/") and k.endswith(".min.js"))
+    assert (root / manifest[htmx]).read_bytes() == (root / htmx).read_bytes()

@@ -66,7 +66,7 @@ def test_production_reads_the_database_redis_secret_and_hosts_from_the_environme
     assert facts["secret"] == "from-the-environment"
     assert facts["debug"] is False
     assert facts["whitenoise"]
-    assert facts["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert facts["static"] == "basilica_site.storage.MinifiedStaticFilesStorage"
 
 
 def test_production_refuses_to_start_without_a_secret_key():

@@ -26,6 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games import kinds
 from games.correspondence import notify
+from games.kinds.basilica import help as help_words
 from games.models import Computer, Game, Notification, Series
 from games.play import computer, services, states, timing, vacation
 from games.play import series as series_standings
@@ -331,6 +332,18 @@ def now_playing(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "games/now_playing.html#now", context)
     return render(request, "games/now_playing.html", context)
+
+
+@require_GET
+def symbols(request: HttpRequest, pk: int) -> HttpResponse:
+    """A Basilica game page's legend of symbols, sent when the box is first opened: its words
+    depend only on the game's edition and options, and would weigh on every first visit."""
+    game = errors.game_or_404(request, pk)
+    if game.kind != "basilica":
+        raise Http404("only Basilica's pages have a legend of symbols")
+    options = game.engine_options
+    legend = help_words.legend(options.edition, options.expansion)
+    return render(request, "games/basilica/_legend.html#list", {"legend": legend})
 
 
 @require_GET

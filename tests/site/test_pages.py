@@ -114,12 +114,18 @@ def test_each_partial_is_its_own_section(partial):
     assert "<html" not in response.text
 
 
-def test_the_legend_comes_with_the_page_and_is_kept_by_htmx_after_a_move_or_a_push():
+def test_the_legend_comes_when_opened_and_is_kept_by_htmx_after_a_move_or_a_push():
     game = started_game()
     client = client_for(game.seat0)
     page = client.get(game.get_absolute_url()).text
     assert '<details class="legend" id="symbols" hx-preserve="true">' in page
-    assert 'id="help-vault"' in page  # opens without JavaScript
+    # its words are fetched when it is first opened; without JavaScript it links to the rules'
+    assert 'id="help-vault"' not in page
+    assert f'hx-get="/games/{game.pk}/symbols/"' in page
+    assert 'href="/rules/2022/#symbols"' in page
+    listed = client.get(f"/games/{game.pk}/symbols/", **HTMX).text
+    assert listed.lstrip().startswith('<dl class="legend-list">')
+    assert 'id="help-vault"' in listed
     answer = client.get(f"{game.get_absolute_url()}?partial=status", **HTMX).text
     push = pushes.render_partials(game, game.seat1, "token")
     for partial in (answer, push):
@@ -259,3 +265,16 @@ def test_a_click_on_a_page_drawn_before_the_last_move_shows_the_game_now():
     assert "the game has moved on since your page was drawn: here it is now" in response.text
     assert 'data-seq="1"' in response.text
     assert "Picked:" not in response.text
+
+
+def test_the_symbols_of_a_private_game_are_not_found_by_a_stranger():
+    game = started_game(private=True)
+    assert client_for(game.seat0).get(f"/games/{game.pk}/symbols/").status_code == 200
+    assert client_for(make_user("stranger")).get(f"/games/{game.pk}/symbols/").status_code == 404
+
+
+def test_the_symbols_are_the_games_edition():
+    kept = started_game(edition="2010")
+    assert "help-rank-jester" not in client_for(kept.seat0).get(f"/games/{kept.pk}/symbols/").text
+    game = started_game(edition="2022")
+    assert "help-rank-jester" in client_for(game.seat0).get(f"/games/{game.pk}/symbols/").text

@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.test.utils import setup_test_environment
 
+from basilica_site.storage import minified
 from games.live import pushes
 from games.play import services, states
 
@@ -39,15 +40,23 @@ POSITIONS = {
 STATIC_LINK = re.compile(r'(?:href|src)="/static/([^"#?]+)')
 
 
-def static_bytes(html: str) -> int:
-    """The bytes of every distinct static file the page links, each fetched once."""
+def static_bytes(html: str, served: bool = False) -> int:
+    """The bytes of every distinct static file the page links, each fetched once: as the sources
+    are, or ``served`` as production serves them (the site's own stylesheets and scripts
+    minified by its static files storage, basilica_site.storage)."""
     total = 0
     for path in sorted(set(STATIC_LINK.findall(html))):
         found = finders.find(path)
         if found is None:
             raise LookupError(f"the page links a static file that does not exist: {path}")
         with open(found, "rb") as file:
-            total += len(file.read())
+            content = file.read()
+        small = (
+            minified(path, content.decode("utf-8"))
+            if served and path.endswith((".css", ".js"))
+            else None
+        )
+        total += len(content if small is None else small.encode("utf-8"))
     return total
 
 
@@ -100,14 +109,18 @@ class Command(BaseCommand):
         return {
             "page": len(html.encode()),
             "static": static_bytes(html),
+            "served": static_bytes(html, served=True),
             "move": len(answer.content),
             "push": len(push.encode()),
         }
 
     def report(self, kind: str, now: dict[str, int]) -> None:
-        before = BEFORE_ISSUE_25[kind]
+        # Before issue 25 production served the sources as they were: "served" compares with them.
+        before = {**BEFORE_ISSUE_25[kind], "served": BEFORE_ISSUE_25[kind]["static"]}
+        first_before = before["page"] + before["static"]
         figures = [
             *(f"{name} {now[name]:,} ({before[name]:,})" for name in now),
-            f"first visit {now['page'] + now['static']:,} ({before['page'] + before['static']:,})",
+            f"first visit {now['page'] + now['static']:,} ({first_before:,})",
+            f"as served {now['page'] + now['served']:,} ({first_before:,})",
         ]
         self.stdout.write(f"{kind:10} " + " · ".join(figures))
