@@ -293,3 +293,62 @@ def screenshot(page: Page, directory: Path, scenario: str, moment: str) -> Path:
     path = directory / f"{scenario}--{moment}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# -- players of a game at a phone's or a laptop's size, and what they do with the mouse ---------
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1366, "height": 768},
+}
+
+
+def players(
+    site, browser, request, size: str, kind: str, seed: int
+) -> tuple[Visitor, Visitor, int]:
+    """Two new players at ``size`` (a phone's with touch), in a game of ``kind`` dealt by
+    ``seed``, the first moving first; both pages live. They close with the test."""
+    touch = size == "phone"
+    first, second = (
+        Visitor.sign_up(browser, site.url, role, request.node.name, SIZES[size], touch)
+        for role in ("first", "second")
+    )
+    request.addfinalizer(first.close)
+    request.addfinalizer(second.close)
+    game_id = open_game(site, first, second, "2022", seed, kind=kind)
+    for visitor in (first, second):
+        arrived(visitor.page)
+    return first, second, game_id
+
+
+def never_confirm(visitor: Visitor) -> None:
+    """The player asks, in Settings, that a move be sent at its last click."""
+    page = visitor.page
+    page.goto("/settings/")
+    page.locator("input[name=confirm_moves][value=never]").check()
+    page.locator("input[name=confirm_moves]").locator("xpath=ancestor::form").get_by_role(
+        "button"
+    ).click()
+    expect(page.locator(".messages")).to_be_visible()
+
+
+def drag_to_the_board(page: Page, source: str) -> None:
+    """Press on a tile with the mouse, carry it over the board and let go on the middle one of
+    the cells the page highlights for it: one gesture for what two clicks do."""
+    before = seq_of(page)
+    box = page.locator(source).first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + box["height"] / 2 + 10, steps=4)
+    targets = page.locator("#board .cell.target")
+    expect(targets.first).to_be_attached()
+    cell = targets.nth(targets.count() // 2)
+    to = cell.bounding_box()
+    page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function(
+        "(seq) => document.getElementById('status')?.dataset.seq === String(seq)",
+        arg=before + 1,
+        polling=POLL,
+    )
+    assert not page.locator("#status .error").count(), page.locator("#status .error").inner_text()

@@ -8,14 +8,20 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .a11y import assert_no_axe_violations
-from .site import POLL, SYNCED, Visitor, arrived, open_game, screenshot, seq_of
+from .site import (
+    POLL,
+    SIZES,
+    SYNCED,
+    arrived,
+    drag_to_the_board,
+    never_confirm,
+    players,
+    screenshot,
+    seq_of,
+)
 
 pytestmark = pytest.mark.browser
 
-SIZES = {
-    "phone": {"width": 390, "height": 844},
-    "desktop": {"width": 1366, "height": 768},
-}
 
 # Where an element is on the page (not on the screen): what moves when the layout moves.
 PAGE_BOX = """
@@ -32,22 +38,6 @@ OFF_SCREEN_TARGETS = """
   return r.top < 0 || r.bottom > window.innerHeight;
 }).map((el) => el.dataset.cell)
 """
-
-
-def players(
-    site, browser, request, size: str, kind: str, seed: int
-) -> tuple[Visitor, Visitor, int]:
-    touch = size == "phone"
-    first, second = (
-        Visitor.sign_up(browser, site.url, role, request.node.name, SIZES[size], touch)
-        for role in ("first", "second")
-    )
-    request.addfinalizer(first.close)
-    request.addfinalizer(second.close)
-    game_id = open_game(site, first, second, "2022", seed, kind=kind)
-    for visitor in (first, second):
-        arrived(visitor.page)
-    return first, second, game_id
 
 
 def tap(page: Page, selector: str, touch: bool) -> None:
@@ -67,16 +57,6 @@ def tap(page: Page, selector: str, touch: bool) -> None:
         "() => document.getElementById('play')?.dataset.stale !== '1'", polling=POLL
     )
     assert not page.locator("#status .error").count(), page.locator("#status .error").inner_text()
-
-
-def never_confirm(visitor: Visitor) -> None:
-    page = visitor.page
-    page.goto("/settings/")
-    page.locator("input[name=confirm_moves][value=never]").check()
-    page.locator("input[name=confirm_moves]").locator("xpath=ancestor::form").get_by_role(
-        "button"
-    ).click()
-    expect(page.locator(".messages")).to_be_visible()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -202,28 +182,6 @@ def test_a_move_arrives_in_motion_unless_the_player_asked_for_reduced_motion(
     assert still.evaluate(MOVING) == 0, "a page asking for reduced motion moved"
     for visitor in (first, second):
         visitor.assert_no_console_errors()
-
-
-def drag_to_the_board(page: Page, source: str) -> None:
-    """Press on a tile with the mouse, carry it over the board and let go on the middle one of
-    the cells the page highlights for it: one gesture for what two clicks do."""
-    before = seq_of(page)
-    box = page.locator(source).first.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + box["height"] / 2 + 10, steps=4)
-    targets = page.locator("#board .cell.target")
-    expect(targets.first).to_be_attached()
-    cell = targets.nth(targets.count() // 2)
-    to = cell.bounding_box()
-    page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
-    page.mouse.up()
-    page.wait_for_function(
-        "(seq) => document.getElementById('status')?.dataset.seq === String(seq)",
-        arg=before + 1,
-        polling=POLL,
-    )
-    assert not page.locator("#status .error").count(), page.locator("#status .error").inner_text()
 
 
 def test_a_turn_of_three_actions_by_drag_and_drop(site, browser, request, screenshots):

@@ -86,6 +86,11 @@ def test_the_page_fits_the_screen(site, visitors, screenshots, size):
     arrived(page)
     no_horizontal_scroll(page)
     targets_inside_the_width(page)
+    if size == "laptop":
+        # a mid-game position, everything in one screen: the log scrolls in its own box
+        screenshot(page, screenshots, "fit", f"{size}-whole")
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= SIZES[size][1] + 2, f"the page is {height}px tall on a laptop"
     # The prompt stays in sight while the player scrolls down to the board.
     page.locator("#board .crow.base").scroll_into_view_if_needed()
     expect(page.locator(".prompt")).to_be_in_viewport()
