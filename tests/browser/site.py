@@ -321,8 +321,9 @@ def players(
     return first, second, game_id
 
 
-def never_confirm(visitor: Visitor) -> None:
-    """The player asks, in Settings, that a move be sent at its last click."""
+def never_confirm(visitor: Visitor, game_id: int) -> None:
+    """The player asks, in Settings, that a move be sent at its last click, then comes back to
+    game ``game_id``."""
     page = visitor.page
     page.goto("/settings/")
     page.locator("input[name=confirm_moves][value=never]").check()
@@ -330,6 +331,8 @@ def never_confirm(visitor: Visitor) -> None:
         "button"
     ).click()
     expect(page.locator(".messages")).to_be_visible()
+    page.goto(f"/games/{game_id}/")
+    arrived(page)
 
 
 def drag_to_the_board(page: Page, source: str) -> None:

@@ -135,10 +135,8 @@ def test_cathedral_opens_on_the_city(site, browser, request, screenshots, size):
 
 def test_a_turn_of_three_actions_takes_six_taps_on_a_phone(site, browser, request, screenshots):
     first, second, game_id = players(site, browser, request, "phone", "basilica", seed=24)
-    never_confirm(first)
+    never_confirm(first, game_id)
     page = first.page
-    page.goto(f"/games/{game_id}/")
-    arrived(page)
     taps = 0
     while page.locator("#status").get_attribute("data-yours") == "1":
         before = seq_of(page)
@@ -186,10 +184,8 @@ def test_a_move_arrives_in_motion_unless_the_player_asked_for_reduced_motion(
 
 def test_a_turn_of_three_actions_by_drag_and_drop(site, browser, request, screenshots):
     first, second, game_id = players(site, browser, request, "desktop", "basilica", seed=24)
-    never_confirm(first)
+    never_confirm(first, game_id)
     page = first.page
-    page.goto(f"/games/{game_id}/")
-    arrived(page)
     drags = 0
     while page.locator("#status").get_attribute("data-yours") == "1":
         drag_to_the_board(page, "#market .tile.vault.choosable")
@@ -207,10 +203,8 @@ def test_a_turn_of_three_actions_by_drag_and_drop(site, browser, request, screen
 
 def test_the_cathedral_dragged_onto_the_city(site, browser, request, screenshots):
     first, second, game_id = players(site, browser, request, "desktop", "cathedral", seed=5)
-    never_confirm(first)
+    never_confirm(first, game_id)
     page = first.page
-    page.goto(f"/games/{game_id}/")
-    arrived(page)
     drag_to_the_board(page, "#hands .piece.choosable")
     second.page.wait_for_function(SYNCED, arg=1, polling=POLL)
     assert second.page.locator("#board .cell.cathedral-piece").count() == 6

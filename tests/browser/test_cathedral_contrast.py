@@ -11,7 +11,6 @@ import pytest
 from .site import (
     POLL,
     SYNCED,
-    arrived,
     drag_to_the_board,
     never_confirm,
     players,
@@ -59,9 +58,7 @@ def contrast(one: str, other: str) -> float:
 def test_the_pieces_on_the_city_differ_by_three_to_one(site, browser, request, screenshots):
     light, dark, game_id = players(site, browser, request, "desktop", "cathedral", seed=5)
     for visitor in (light, dark):
-        never_confirm(visitor)
-        visitor.page.goto(f"/games/{game_id}/")
-        arrived(visitor.page)
+        never_confirm(visitor, game_id)
     # The Cathedral, then a building of each side.
     for mover in (light, dark, light):
         drag_to_the_board(mover.page, "#hands .piece.choosable")
