@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games.play.computer import RESERVED_PREFIX
@@ -28,16 +29,30 @@ class SignUpForm(UserCreationForm):
         return username
 
 
+def next_page(request: HttpRequest) -> str:
+    """Where the new player was going (``next``, as Django's login reads it), if it is a page of
+    this site; else the lobby."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if safe else ""
+
+
 @require_http_methods(["GET", "POST"])
 @limited("signup")
 def signup(request: HttpRequest) -> HttpResponse:
+    going = next_page(request)
     if request.user.is_authenticated:
-        return redirect("games:lobby")
+        return redirect(going or "games:lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("games:lobby")
+        return redirect(going or "games:lobby")
     return render(
-        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
+        request,
+        "registration/signup.html",
+        {"form": form, "next": going},
+        status=400 if form.errors else 200,
     )
