@@ -30,7 +30,28 @@ def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
             continue  # taken a moment ago by someone else: the next one
     if mine is not None:
         return mine, WAITING
-    return services.create_game(user, terms), OPENED
+    return settled(services.create_game(user, terms), user, terms)
+
+
+def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
+    """Two players who click the same button at the same moment may each find no seek and open
+    one: each then looks again, and the one whose seek is the later gives it up and joins the
+    earlier, so that they play each other instead of both waiting."""
+    earlier = matching(terms).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    for seek in earlier:
+        if ratings.range_refusal(seek, user):
+            continue
+        try:
+            services.cancel_game(opened, user)
+        except services.MoveRejected:
+            # someone took ours in the meantime: this player is paired already
+            return Game.objects.get(pk=opened.pk), PAIRED
+        try:
+            return services.accept_game(seek, user), PAIRED
+        except services.MoveRejected:
+            # taken by a third player a moment ago: open again, as if nothing had been found
+            return services.create_game(user, terms), OPENED
+    return opened, OPENED
 
 
 def matching(terms: GameSettings):

@@ -15,7 +15,7 @@ from factories import client_for, make_user, open_game, play, play_randomly, sta
 from games.engine import cathedral
 from games.engine.basilica.state import Cell
 from games.models import Game
-from games.play import states
+from games.play import seeks, services, states
 from games.web import thumbnails
 
 pytestmark = pytest.mark.django_db
@@ -121,6 +121,41 @@ def test_the_second_player_to_click_the_same_button_is_paired_with_the_first():
     second = the_game(play_now(make_user("bob")))
     assert second.pk == first.pk
     assert second.status == Game.Status.ACTIVE
+
+
+def test_two_players_who_click_at_the_same_moment_are_paired_all_the_same(monkeypatch):
+    """Both find no seek and open one at once. To make the moment, this test (and only it) hides
+    alice's seek from bob's first look, as a request that read before hers was written."""
+    alice, bob = make_user("alice"), make_user("bob")
+    first = the_game(play_now(alice))
+    first_look = seeks.matching
+    looks = []
+
+    def not_yet_written(terms):
+        looks.append(terms)
+        found = first_look(terms)
+        return found.exclude(pk=first.pk) if len(looks) == 1 else found
+
+    monkeypatch.setattr(seeks, "matching", not_yet_written)
+    second = the_game(play_now(bob))
+    assert second.pk == first.pk
+    assert second.status == Game.Status.ACTIVE
+    assert {second.seat0.username, second.seat1.username} == {"alice", "bob"}
+    # bob's own seek, opened in the same moment, is cancelled, not left waiting
+    assert not Game.objects.open_seeks().exists()
+
+
+def test_the_later_seek_stays_when_the_earlier_was_taken_meanwhile():
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    earlier = open_game(alice, time_control="3d", rated=True, edition="2022")
+    terms = seeks.GameSettings(
+        options=dict(earlier.options), kind="basilica", time_control="3d", rated=True
+    )
+    mine = open_game(bob, time_control="3d", rated=True, edition="2022")
+    services.accept_game(earlier, carol)  # carol took alice's seek first
+    game, how = seeks.settled(mine, bob, terms)
+    assert (game.pk, how) == (mine.pk, seeks.OPENED)
+    assert Game.objects.get(pk=mine.pk).status == Game.Status.OPEN
 
 
 def test_a_second_click_sends_a_player_to_the_seek_they_already_have():
