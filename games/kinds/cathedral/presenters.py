@@ -335,10 +335,7 @@ def prompt(seen: dict, seat: int | None, picked: dict, mine: bool) -> str:
             return "Your turn: place the Cathedral first, then your own building."
         return "Your turn: choose one of your buildings to place."
     if "cell" not in picked:
-        return (
-            f"{picked['name']}: choose a highlighted cell for its centre square "
-            "(the R key or the mouse wheel turns it)."
-        )
+        return f"{picked['name']}: choose a highlighted cell for its centre square."
     return f"{picked['name']} on {picked['label']}: turn it, or place it here."
 
 
