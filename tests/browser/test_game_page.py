@@ -56,6 +56,15 @@ STICKING_OUT = """
 """
 
 
+# Whether every highlighted cell of the board is inside the window.
+ALL_TARGETS_ON_SCREEN = """
+() => Array.from(document.querySelectorAll("#board .cell.target")).every((el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+})
+"""
+
+
 def no_horizontal_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.viewport_size["width"]
@@ -97,10 +106,13 @@ def test_the_page_fits_the_screen(site, visitors, screenshots, size):
     screenshot(page, screenshots, "fit", f"{size}-board")
     # A tall cathedral of a long game still shows every one of its rows inside the window
     # on a laptop; on a phone the page scrolls down only, never sideways.
+    page.evaluate("window.scrollTo(0, 0)")
     page.locator("#market .tile.vault.choosable").first.click()
     expect(page.locator("#play .cell.target").first).to_be_attached()
     no_horizontal_scroll(page)
     targets_inside_the_width(page)
+    # and every cell the vault may go to is on the screen, without scrolling
+    assert page.evaluate(ALL_TARGETS_ON_SCREEN)
     screenshot(page, screenshots, "fit", f"{size}-vault-picked")
 
 
