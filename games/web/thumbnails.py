@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games import kinds
 from games.models import Game
 from games.play import states
+from games.web.presenters import seat_names
 
 KEPT = 24 * 3600  # a game that moved on is drawn again under its new seq anyway
 
@@ -38,7 +39,7 @@ def picture(kind: kinds.GameKind, seen: dict, words: str) -> str:
 
 
 def label(game: Game) -> str:
-    names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    names = seat_names(game)
     words = {"game": kinds.of(game).title, "first": names[0], "second": names[1]}
     if game.status == Game.Status.ACTIVE and game.to_decide is not None:
         words["deciding"] = names[game.to_decide]

@@ -263,12 +263,13 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
         buildings = []
         for entry in seen["hands"][player]["buildings"]:
             key = entry["building"]
+            squares = footprint(key, role, 0, seen["rules_version"])
             buildings.append(
                 {
                     **entry,
-                    "squares_at": footprint(key, role, 0, seen["rules_version"]),
-                    "grid": _mini_grid(footprint(key, role, 0, seen["rules_version"])),
-                    "drawn": outline(footprint(key, role, 0, seen["rules_version"])),
+                    "squares_at": squares,
+                    "grid": _mini_grid(squares),
+                    "drawn": outline(squares),
                     "choosable": player == seat and key in legal,
                     "picked": player == seat and picked.get("building") == key,
                 }
