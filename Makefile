@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench arena load load-scaling chaos clean
+.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench arena load load-scaling chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,7 +15,23 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-install: $(STAMP)
+# The translations (French, Polish) compiled from the catalogues in the repository, with polib:
+# no system gettext needed. `make messages` refreshes the catalogues from the code (that needs
+# GNU gettext's xgettext, as Django's makemessages does).
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/django.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+$(COMPILED) &: $(CATALOGUES) $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py compile_catalogues
+	touch $(COMPILED)
+
+install: $(STAMP) $(COMPILED)
+
+messages: install
+	@command -v xgettext >/dev/null || (echo "make messages needs GNU gettext: apt-get install gettext" && exit 1)
+	$(PY) manage.py makemessages --locale fr --locale pl --no-obsolete --no-wrap \
+		--ignore '.venv/*' --ignore 'node_modules/*' --ignore 'staticfiles/*' --ignore 'tests/*' \
+		--ignore 'test-artifacts/*' --ignore 'build/*'
+	$(MAKE) --no-print-directory install
 
 # `make run` is development: DEBUG on, the embedded secret key (production sets DJANGO_DEBUG=0).
 # It starts the web server and the task runner's worker (clocks, timeouts, emails) together;

@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.web.locale.PlayerLocale",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -84,6 +85,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "games.web.context_processors.turns",
             ],
         },
@@ -144,12 +147,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, French and Polish: the languages Basilica's rulebooks were published in. The same URL
+# in every language (no prefix): a player's stored choice, else the language cookie the footer's
+# switcher sets, else the browser's Accept-Language (games.web.locale).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("pl", "Polski")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+# Times are stored in UTC and shown in the viewer's zone: their account's, else their browser's.
 TIME_ZONE = "UTC"
-# The site speaks English only. Without translation machinery a number drawn in a template is
-# formatted without looking up the active language (an asgiref Local, slow under ASGI): a board's
-# hundreds of numbers cost about a third as much.
-USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -6,7 +6,7 @@ from django.urls import include, path
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, converters, front, views  # noqa: F401 - converters: <username:>
+from games.web import accounts, converters, front, locale, views  # noqa: F401 - converters: <username:>
 from games.web.ratelimit import limited
 
 
@@ -33,9 +33,11 @@ urlpatterns = [
     path("settings/", views.player_settings, name="settings"),
     path("settings/emails/", views.save_notification_settings, name="settings-emails"),
     path("settings/play/", views.save_play_settings, name="settings-play"),
+    path("settings/language/", views.save_locale_settings, name="settings-locale"),
     path("settings/vacation/", views.start_vacation, name="vacation-start"),
     path("settings/vacation/end/", views.end_vacation, name="vacation-end"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
+    path("language/", locale.choose_language, name="language"),
     path("rules/", views.rules, name="rules"),
     path("rules/<edition:edition>/", views.rules, name="rules-edition"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),

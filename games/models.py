@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.clock import NO_CLOCK, TimeControl
@@ -301,30 +302,53 @@ class Action(models.Model):
 
 
 class PlayerSettings(models.Model):
-    """A player's choices of notification and of play, and their vacation allowance."""
+    """A player's choices of notification, of play, of language and time zone, and their
+    vacation allowance."""
 
     class Confirm(models.TextChoices):
-        CORRESPONDENCE = "correspondence", "In correspondence and untimed games, not in live ones"
-        ALWAYS = "always", "In every game"
-        NEVER = "never", "Never: a move is sent at its last click"
+        CORRESPONDENCE = (
+            "correspondence",
+            _("In correspondence and untimed games, not in live ones"),
+        )
+        ALWAYS = "always", _("In every game")
+        NEVER = "never", _("Never: a move is sent at its last click")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
     )
-    email_your_turn = models.BooleanField("“Your turn” emails", default=True)
-    email_time_running_out = models.BooleanField("“Time almost up” emails", default=True)
-    email_game_over = models.BooleanField("“Game over” emails", default=True)
-    email_rematch_offered = models.BooleanField("“Rematch offered” emails", default=True)
+    email_your_turn = models.BooleanField(_("“Your turn” emails"), default=True)
+    email_time_running_out = models.BooleanField(_("“Time almost up” emails"), default=True)
+    email_game_over = models.BooleanField(_("“Game over” emails"), default=True)
+    email_rematch_offered = models.BooleanField(_("“Rematch offered” emails"), default=True)
     email_daily_digest = models.BooleanField(
-        "A daily digest of the games waiting for me", default=False
+        _("A daily digest of the games waiting for me"), default=False
     )
     confirm_moves = models.CharField(
-        "Look at each move before sending it",
+        _("Look at each move before sending it"),
         max_length=16,
         choices=Confirm.choices,
         default=Confirm.CORRESPONDENCE,
     )
-    sound = models.BooleanField("A short sound when it becomes my turn", default=False)
+    sound = models.BooleanField(_("A short sound when it becomes my turn"), default=False)
+    language = models.CharField(
+        _("Language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("the site's pages and emails; empty: the browser's"),
+    )
+    time_zone = models.CharField(
+        _("Time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_("every time shown and the digest's hour; empty: the browser's"),
+    )
+    quiet_from = models.PositiveSmallIntegerField(
+        _("No emails from"), null=True, blank=True, help_text=_("an hour, 0-23, in my time zone")
+    )
+    quiet_until = models.PositiveSmallIntegerField(
+        _("until"), null=True, blank=True, help_text=_("an hour, 0-23, in my time zone")
+    )
     vacation_days = models.PositiveSmallIntegerField(
         default=0, help_text="whole days of vacation left to spend"
     )

@@ -31,6 +31,32 @@ class Outcome:
     scores: tuple[int, int]
 
 
+class Words(str):
+    """English words that the site translates where it shows them (a building's name, a
+    termination). They are the plain string to the engine and its tests."""
+
+
+def N_(message: str) -> Words:
+    """Marks ``message`` as words to translate: the catalogue finds them by this name."""
+    return Words(message)
+
+
+class Reason(Words):
+    """A rule's words in English, as the engine and its tests read them, that also keep the
+    message with its ``{placeholders}`` and their values, so that the site can say it in a
+    player's language (``games.words.say``). A value that is itself marked words (``N_``, or a
+    ``Reason``) is translated there too."""
+
+    message: str
+    values: dict[str, Any]
+
+    def __new__(cls, message: str, **values: Any) -> Reason:
+        said = super().__new__(cls, message.format(**values) if values else message)
+        said.message = message
+        said.values = values
+        return said
+
+
 class MalformedAction(ValueError):
     """Data that is not an action of the game at all, whatever the position: not a JSON object,
     an unknown kind, a field the game does not have or of the wrong type, a value outside the

@@ -7,14 +7,24 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.models import PlayerSettings
 from games.play.computer import RESERVED_PREFIX
+from games.play.vacation import settings_for
+from games.web.locale import zone_named
 from games.web.ratelimit import limited
 
 
 class SignUpForm(UserCreationForm):
+    # The browser's zone, filled in by site.js (Intl); changeable in Settings.
+    time_zone = forms.CharField(
+        required=False, widget=forms.HiddenInput(attrs={"data-time-zone": ""})
+    )
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
@@ -22,9 +32,9 @@ class SignUpForm(UserCreationForm):
         username = super().clean_username()
         if username and username.lower().startswith(RESERVED_PREFIX):
             raise forms.ValidationError(
-                f"Names beginning with {RESERVED_PREFIX!r} are the computer players': choose "
-                "another.",
+                _("Names beginning with “%(prefix)s” are the computer players': choose another."),
                 code="reserved",
+                params={"prefix": RESERVED_PREFIX},
             )
         return username
 
@@ -48,6 +58,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        # Emails go out in the language the player signed up in, until they choose another.
+        zone = form.cleaned_data["time_zone"]
+        settings_for(user)
+        PlayerSettings.objects.filter(user=user).update(
+            language=translation.get_language(), time_zone=zone if zone_named(zone) else ""
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(going or "games:lobby")
     return render(

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import zoneinfo
+
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.models import PlayerSettings
 
@@ -18,7 +21,7 @@ class NotificationSettingsForm(forms.ModelForm):
 
 
 class VacationForm(forms.Form):
-    days = forms.IntegerField(min_value=1, max_value=60, initial=3, label="Days of vacation")
+    days = forms.IntegerField(min_value=1, max_value=60, initial=3, label=_("Days of vacation"))
 
 
 class PlaySettingsForm(forms.ModelForm):
@@ -26,3 +29,43 @@ class PlaySettingsForm(forms.ModelForm):
         model = PlayerSettings
         fields = ["confirm_moves", "sound"]
         widgets = {"confirm_moves": forms.RadioSelect}
+
+
+def zone_choices() -> list[tuple[str, str]]:
+    zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
+    return [("", _("My browser's")), *((zone, zone.replace("_", " ")) for zone in zones)]
+
+
+HOURS = [(None, "—"), *((hour, f"{hour:02d}:00") for hour in range(24))]
+
+
+class LocaleSettingsForm(forms.ModelForm):
+    """The language and time zone the site speaks to the player in, and the hours in which no
+    email is sent (a final timeout warning the player asked for excepted)."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices, required=False)
+    quiet_from = forms.TypedChoiceField(
+        label=_("No emails from"), choices=HOURS, coerce=int, empty_value=None, required=False
+    )
+    quiet_until = forms.TypedChoiceField(
+        label=_("until"), choices=HOURS, coerce=int, empty_value=None, required=False
+    )
+
+    class Meta:
+        model = PlayerSettings
+        fields = ["language", "time_zone", "quiet_from", "quiet_until"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [
+            ("", _("My browser's")),
+            *self.fields["language"].choices[1:],
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        if (cleaned.get("quiet_from") is None) != (cleaned.get("quiet_until") is None):
+            raise forms.ValidationError(
+                _("Give both hours of the quiet time, or neither."), code="quiet_hours"
+            )
+        return cleaned

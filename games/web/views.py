@@ -18,8 +18,9 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -34,7 +35,13 @@ from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
 from games.web import errors, front
-from games.web.forms import NotificationSettingsForm, PlaySettingsForm, VacationForm
+from games.web.forms import (
+    LocaleSettingsForm,
+    NotificationSettingsForm,
+    PlaySettingsForm,
+    VacationForm,
+)
+from games.web.locale import language_of
 from games.web.presenters import game_context
 from games.web.ratelimit import limited
 from games.web.thumbnails import boards, thumbnail
@@ -512,6 +519,7 @@ def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
     context = {
         "form": NotificationSettingsForm(instance=row),
         "play": PlaySettingsForm(instance=row),
+        "place": LocaleSettingsForm(instance=row),
         "leave": VacationForm(),
         **bound,
         "allowance": row.vacation_days,
@@ -526,14 +534,27 @@ def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
 @login_required
 def save_notification_settings(request: HttpRequest) -> HttpResponse:
     return _save_settings(
-        request, NotificationSettingsForm, "form", _("Your notification settings are saved.")
+        request,
+        NotificationSettingsForm,
+        "form",
+        gettext_lazy("Your notification settings are saved."),
     )
 
 
 @require_POST
 @login_required
 def save_play_settings(request: HttpRequest) -> HttpResponse:
-    return _save_settings(request, PlaySettingsForm, "play", _("Your settings of play are saved."))
+    return _save_settings(
+        request, PlaySettingsForm, "play", gettext_lazy("Your settings of play are saved.")
+    )
+
+
+@require_POST
+@login_required
+def save_locale_settings(request: HttpRequest) -> HttpResponse:
+    return _save_settings(
+        request, LocaleSettingsForm, "place", gettext_lazy("Your language and time zone are saved.")
+    )
 
 
 def _save_settings(request: HttpRequest, form_class, place: str, saved: str) -> HttpResponse:
@@ -542,8 +563,9 @@ def _save_settings(request: HttpRequest, form_class, place: str, saved: str) -> 
     form = form_class(request.POST, instance=vacation.settings_for(request.user))
     if not form.is_valid():
         return _settings_page(request, **{place: form})
-    form.save()
-    messages.info(request, saved)
+    row = form.save()
+    translation.activate(language_of(request, row))  # "saved" said in the language just chosen
+    messages.info(request, str(saved))
     return redirect("settings")
 
 

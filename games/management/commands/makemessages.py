@@ -1,0 +1,15 @@
+"""Django's ``makemessages``, also finding the engines' marked words: an engine speaks English
+through ``N_("...")`` and ``Reason("...", **values)`` (games.engine.interface), which the site
+translates where it shows them (games.words.say)."""
+
+from __future__ import annotations
+
+from django.core.management.commands import makemessages
+
+
+class Command(makemessages.Command):
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=N_",
+        "--keyword=Reason",
+    ]

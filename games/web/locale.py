@@ -1,0 +1,94 @@
+"""Each request in its viewer's language and time zone.
+
+The language: a signed-in player's stored choice, else the cookie the footer's switcher sets,
+else the browser's ``Accept-Language``; URLs carry no language, so a shared link works for
+anyone. The time zone: the player's stored one, else the browser's (``site.js`` keeps it in a
+cookie), else UTC. Both are activated once per request, never looked up per string.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import lru_cache
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from games.models import PlayerSettings
+
+ZONE_COOKIE = "tz"
+
+
+@lru_cache(maxsize=512)
+def zone_named(name: str) -> zoneinfo.ZoneInfo | None:
+    """The IANA zone of that name, or None for anything else (a cookie is the visitor's)."""
+    if not name or len(name) > 64 or name not in zoneinfo.available_timezones():
+        return None
+    return zoneinfo.ZoneInfo(name)
+
+
+def language_of(request, prefs: PlayerSettings | None) -> str:
+    if prefs is not None and prefs.language:
+        return prefs.language
+    return translation.get_language_from_request(request, check_path=False)
+
+
+def zone_of(request, prefs: PlayerSettings | None) -> zoneinfo.ZoneInfo | None:
+    if prefs is not None and prefs.time_zone:
+        return zone_named(prefs.time_zone)
+    return zone_named(request.COOKIES.get(ZONE_COOKIE, ""))
+
+
+class PlayerLocale:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        prefs = PlayerSettings.of(user) if user is not None and user.is_authenticated else None
+        request.player_settings = prefs
+        language = language_of(request, prefs)
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+        zone = zone_of(request, prefs)
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        response = self.get_response(request)
+        patch_vary_headers(response, ["Accept-Language", "Cookie"])
+        response.headers.setdefault("Content-Language", language)
+        return response
+
+
+LANGUAGE_NAMES = dict(settings.LANGUAGES)
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The footer's switcher: the visitor's choice kept in the language cookie, and a signed-in
+    player's on their account too, so that it follows them to every device and every email."""
+    language = request.POST.get("language", "")
+    going = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        going, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        going = "/"
+    if language not in LANGUAGE_NAMES:
+        return HttpResponseBadRequest(gettext("No such language on this site."))
+    if request.user.is_authenticated:
+        PlayerSettings.objects.update_or_create(user=request.user, defaults={"language": language})
+    response = HttpResponseRedirect(going)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
