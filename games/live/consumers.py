@@ -17,12 +17,14 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.correspondence import notify
 from games.live import pushes, watch
 from games.live.announce import group_name
 from games.models import Computer, Game
+from games.web.locale import locale_of_socket
 
 # The codes a server closes with are an application's own (4000-4999): daphne's websocket library
 # refuses the protocol's 1008 from a server, and the close then fails as an error (1011).
@@ -34,6 +36,10 @@ SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WA
 def _watchable(game_id: int, user) -> Game | None:
     game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
     return game if game is not None and game.can_watch(user) else None
+
+
+def _opening(scope: dict, game_id: int, user) -> tuple[Game | None, pushes.Locale]:
+    return _watchable(game_id, user), locale_of_socket(scope, user)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -49,9 +55,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         user = self.scope["user"]
-        game = await database_sync_to_async(_watchable)(
-            self.scope["url_route"]["kwargs"]["pk"], user
+        game, self.where = await database_sync_to_async(_opening)(
+            self.scope, self.scope["url_route"]["kwargs"]["pk"], user
         )
+        # The socket speaks its page's language, in its zone: activated once for this consumer's
+        # task (the worker threads it calls inherit it), and named in the pushes' cache keys.
+        translation.activate(self.where[0])
+        if self.where[1] is not None:
+            timezone.activate(self.where[1])
         if game is None:
             await self.close()  # refused before accept: the handshake fails, as for no game
             return
@@ -110,7 +121,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if self.seat is None:
             html = await pushes.watchers_push(
-                self.game_id, event.get("version"), self.scope["user"]
+                self.game_id, event.get("version"), self.scope["user"], self.where
             )
         else:
             html = await database_sync_to_async(self.players_push)()
@@ -121,7 +132,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         games waiting for them."""
         user = self.scope["user"]
         csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
-        html = pushes.render_push(self.game_id, user, self.seat, csrf_token)
+        html = pushes.render_push(self.game_id, user, self.seat, csrf_token, None, self.where)
         return html + self.players_turns()
 
     def players_turns(self, seq: int | None = None) -> str:

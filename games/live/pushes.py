@@ -1,9 +1,10 @@
-"""What the game's sockets share: one rendering of a push per (game, seq, point of view), and a
-count of each user's open sockets.
+"""What the game's sockets share: one rendering of a push per (game, seq, point of view,
+language and time zone), and a count of each user's open sockets.
 
-A spectator's push holds no form and so nothing of the spectator: a hundred watchers of a game
-get one rendering per move. A player's holds their choices and their CSRF token, so it is kept
-apart by that token too (two tabs of one player usually share it).
+A spectator's push holds no form and so nothing of the spectator but their language and zone: a
+hundred watchers of a game get one rendering per move and language. A player's holds their
+choices and their CSRF token, so it is kept apart by that token too (two tabs of one player
+usually share it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from threading import Lock
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from games.live.announce import version
 from games.models import Game
@@ -27,11 +29,18 @@ _rendered: OrderedDict[tuple, str] = OrderedDict()
 _render_lock = Lock()
 
 
-def _key(game_id: int, announced: str, seat: int | None, csrf_token: str) -> tuple:
-    return (game_id, announced, seat, csrf_token if seat is not None else "")
+# A socket's language and time zone (None: UTC), as its page was asked for (games.web.locale).
+Locale = tuple[str, str | None]
+ENGLISH: Locale = ("en", None)
 
 
-def cached_push(game_id: int, announced: str | None, seat: int | None, csrf_token: str):
+def _key(game_id: int, announced: str, seat: int | None, csrf_token: str, where: Locale) -> tuple:
+    return (game_id, announced, seat, csrf_token if seat is not None else "", where)
+
+
+def cached_push(
+    game_id: int, announced: str | None, seat: int | None, csrf_token: str, where: Locale = ENGLISH
+):
     """The push already rendered for the version a move's announcement carried, or None.
 
     No query and no lock (a dict read is atomic), so an asynchronous consumer can ask first:
@@ -39,23 +48,30 @@ def cached_push(game_id: int, announced: str | None, seat: int | None, csrf_toke
     """
     if announced is None:
         return None
-    return _rendered.get(_key(game_id, announced, seat, csrf_token))
+    return _rendered.get(_key(game_id, announced, seat, csrf_token, where))
 
 
 def render_push(
-    game_id: int, user, seat: int | None, csrf_token: str, announced: str | None = None
+    game_id: int,
+    user,
+    seat: int | None,
+    csrf_token: str,
+    announced: str | None = None,
+    where: Locale = ENGLISH,
 ) -> str:
-    """The partials of game ``game_id`` as ``user`` (in ``seat``, or watching) sees them now;
-    the rendering for ``announced`` if another socket made it while this one waited."""
+    """The partials of game ``game_id`` as ``user`` (in ``seat``, or watching) sees them now, in
+    ``where``'s language and zone; the rendering for ``announced`` if another socket made it
+    while this one waited."""
     with _render_lock:  # one rendering at a time: the others wait, then find it here
-        html = cached_push(game_id, announced, seat, csrf_token)
+        html = cached_push(game_id, announced, seat, csrf_token, where)
         if html is not None:
             return html
         game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
-        key = _key(game.pk, version(game), seat, csrf_token)
+        key = _key(game.pk, version(game), seat, csrf_token, where)
         html = _rendered.get(key)
         if html is None:
-            html = _rendered[key] = render_partials(game, user, csrf_token)
+            with translation.override(where[0]), timezone.override(where[1]):
+                html = _rendered[key] = render_partials(game, user, csrf_token)
             while len(_rendered) > _RENDERED_MAX:
                 _rendered.popitem(last=False)
         _rendered.move_to_end(key)
@@ -65,20 +81,20 @@ def render_push(
 _watchers_waiting: dict[tuple, asyncio.Future] = {}
 
 
-async def watchers_push(game_id: int, announced: str | None, user) -> str:
-    """A spectator's push, for the consumer's event loop: the first watcher of a version to ask
-    renders it in a worker thread, and the others await that same rendering instead of each
-    taking a turn on the thread."""
-    html = cached_push(game_id, announced, None, "")
+async def watchers_push(game_id: int, announced: str | None, user, where: Locale = ENGLISH) -> str:
+    """A spectator's push, for the consumer's event loop: the first watcher of a version (in a
+    language and zone) to ask renders it in a worker thread, and the others await that same
+    rendering instead of each taking a turn on the thread."""
+    html = cached_push(game_id, announced, None, "", where)
     if html is not None:
         return html
     if announced is None:
-        return await database_sync_to_async(render_push)(game_id, user, None, "")
-    key = _key(game_id, announced, None, "")
+        return await database_sync_to_async(render_push)(game_id, user, None, "", None, where)
+    key = _key(game_id, announced, None, "", where)
     rendering = _watchers_waiting.get(key)
     if rendering is None:
         rendering = asyncio.ensure_future(
-            database_sync_to_async(render_push)(game_id, user, None, "", announced)
+            database_sync_to_async(render_push)(game_id, user, None, "", announced, where)
         )
         _watchers_waiting[key] = rendering
         rendering.add_done_callback(lambda done: _forget_waiting(key, done))

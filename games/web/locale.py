@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import lru_cache
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
@@ -42,6 +43,20 @@ def zone_of(request, prefs: PlayerSettings | None) -> zoneinfo.ZoneInfo | None:
     if prefs is not None and prefs.time_zone:
         return zone_named(prefs.time_zone)
     return zone_named(request.COOKIES.get(ZONE_COOKIE, ""))
+
+
+def locale_of_socket(scope: dict, user) -> tuple[str, str | None]:
+    """A game socket's language and zone name, found as its page's were (in a worker thread: a
+    signed-in player's settings are a query)."""
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+        path_info="/",
+    )
+    prefs = PlayerSettings.of(user) if user.is_authenticated else None
+    zone = zone_of(request, prefs)
+    return language_of(request, prefs), (zone.key if zone is not None else None)
 
 
 class PlayerLocale:

@@ -87,12 +87,13 @@ def test_an_anonymous_visitor_watches_a_public_game_with_nothing_to_click():
     game = play_randomly(started_game(make_user("alice"), make_user("bob")), 3)
     response = Client().get(game.get_absolute_url())
     assert response.status_code == 200
-    page = response.text
+    page, footer = response.text.split('<footer class="site">')
     assert 'id="board"' in page
     assert 'id="market"' in page
     assert "You are watching this game" in page
-    assert 'method="post"' not in page
+    assert 'method="post"' not in page  # the footer's form chooses a language, nothing of the game
     assert "csrfmiddlewaretoken" not in page
+    assert 'action="/language/"' in footer
     assert reverse("games:act", args=[game.pk]) not in page
     assert reverse("games:resign", args=[game.pk]) not in page
     assert response.context["seat"] is None
@@ -137,7 +138,7 @@ def test_an_anonymous_visitor_may_only_look():
 
 def test_an_anonymous_visitor_is_asked_to_log_in_to_accept_a_seek():
     game = open_game(make_user("alice"))
-    page = Client().get(game.get_absolute_url()).text
+    page = Client().get(game.get_absolute_url()).text.split('<footer class="site">')[0]
     assert "waiting for an opponent" in page
     assert 'method="post"' not in page
     assert f'href="{reverse("login")}?next={game.get_absolute_url()}"' in page
