@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext_lazy
 
 from games import clock, events, kinds
 from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
@@ -51,8 +51,10 @@ SUBJECTS = {
     Kind.GAME_OVER: gettext_lazy("Game over against %(opponent)s (game %(game)s)"),
     Kind.REMATCH_OFFERED: gettext_lazy("%(opponent)s offers you a rematch (game %(game)s)"),
 }
-# A deadline in an email: the recipient's zone is active, and named.
-DEADLINE_FORMAT = "j E Y, H:i T"
+# A deadline in an email, in Django's date format, the recipient's zone named (T). Each
+# language says its months its own way in "6 March": Polish in the genitive (E), French in
+# lower case (F).
+DEADLINE_FORMAT = pgettext_lazy("the date format of a deadline in an email", "j E Y, H:i T")
 
 
 # -- what happened: decide what may be due, later, in the task runner --------------------------
@@ -321,7 +323,7 @@ def deadline_of(reading: clock.Reading, seat: int | None) -> str:
     email may be read hours later, or held through quiet hours, and still be right."""
     if seat is None or reading.running != seat or reading.paused or reading.deadline is None:
         return ""
-    return formats.date_format(timezone.localtime(reading.deadline), DEADLINE_FORMAT)
+    return formats.date_format(timezone.localtime(reading.deadline), str(DEADLINE_FORMAT))
 
 
 UNITS = (
