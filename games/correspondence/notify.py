@@ -326,32 +326,34 @@ def deadline_of(reading: clock.Reading, seat: int | None) -> str:
     return formats.date_format(timezone.localtime(reading.deadline), str(DEADLINE_FORMAT))
 
 
-UNITS = (
-    (86400, ngettext_lazy("%(count)s day", "%(count)s days", "count")),
-    (3600, ngettext_lazy("%(count)s hour", "%(count)s hours", "count")),
-    (60, ngettext_lazy("%(count)s minute", "%(count)s minutes", "count")),
-    (1, ngettext_lazy("%(count)s second", "%(count)s seconds", "count")),
-)
+DAYS = ngettext_lazy("%(count)s day", "%(count)s days", "count")
+HOURS = ngettext_lazy("%(count)s hour", "%(count)s hours", "count")
+MINUTES = ngettext_lazy("%(count)s minute", "%(count)s minutes", "count")
+SECONDS = ngettext_lazy("%(count)s second", "%(count)s seconds", "count")
 
 
 def time_left(control: clock.TimeControl, left: timedelta | None) -> str:
-    """Time left in the active language, as ``clock.TimeControl.show`` gives it in English:
-    "2 days 4 hours", "3 hours 12 minutes", "40 seconds"; a live clock to the second."""
+    """Time left in the active language, as ``clock.words`` says it in English: "2 days 4
+    hours", "3 hours 12 minutes", "40 seconds"; a live clock to the second."""
     if left is None:
         return ""
     if control.live:
         return clock.digits(left)
-    rest = max(int(left.total_seconds()), 0)
-    amounts = []
-    for size, _words in UNITS:
-        amount, rest = divmod(rest, size)
-        amounts.append(amount)
-    # The largest unit that is not zero, and the next one if it is not zero either.
-    first = next((i for i, amount in enumerate(amounts) if amount), len(UNITS) - 1)
-    shown = [(first, amounts[first])]
-    if first + 1 < 3 and amounts[first + 1]:
-        shown.append((first + 1, amounts[first + 1]))
-    return " ".join(UNITS[i][1] % {"count": amount} for i, amount in shown)
+    seconds = max(int(left.total_seconds()), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return _and(DAYS % {"count": days}, hours and HOURS % {"count": hours})
+    if hours:
+        return _and(HOURS % {"count": hours}, minutes and MINUTES % {"count": minutes})
+    if minutes:
+        return MINUTES % {"count": minutes}
+    return SECONDS % {"count": seconds}
+
+
+def _and(larger: str, smaller: str) -> str:
+    return f"{larger} {smaller}" if smaller else larger
 
 
 def deliver(notification_id: int, final: bool) -> None:
