@@ -23,7 +23,6 @@ pytestmark = pytest.mark.django_db
 
 MONDAY = datetime(2025, 3, 3, 0, 0, tzinfo=UTC)
 QUARTER = timedelta(minutes=15)
-DASH = "\u2013"
 
 
 @pytest.fixture(autouse=True)
@@ -163,7 +162,7 @@ def test_a_your_turn_email_in_quiet_hours_waits_for_their_end(alice, committed, 
     assert Notification.objects.get().outcome == Notification.Outcome.PENDING
     received = every_quarter(committed, mailoutbox, at(22, 15), 12)
     assert received == {"zofia": [at(7, day=4)]}  # 08:00 in Warsaw, once
-    assert mailoutbox[0].subject == f"Twój ruch w partii z alice (partia {game.pk})"
+    assert mailoutbox[0].subject == f"Twój ruch w partii z alice (partia nr {game.pk})"
     assert "do 6 marca 2025, 23:00 CET" in mailoutbox[0].body  # the deadline, still true
 
 
@@ -198,6 +197,6 @@ def test_the_last_timeout_warning_is_not_held(alice, committed, mailoutbox):
             tasks.sweep()
     [mail] = mailoutbox
     assert mail.subject == (
-        f"Mało czasu w partii z alice {DASH} pozostały czas: 4 godziny 45 minut (partia {game.pk})"
+        f"Kończy się czas w partii nr {game.pk} z alice (pozostały czas: 4 godziny 45 minut)"
     )
     assert "do 4 marca 2025, 07:00 CET" in mail.body

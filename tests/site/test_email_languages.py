@@ -85,9 +85,9 @@ def test_zofia_reads_her_turn_in_polish_with_the_deadline_in_warsaw(
     alice, zofia, committed, mailoutbox
 ):
     game, mail = your_turn_email(alice, zofia, committed, mailoutbox)
-    assert mail.subject == f"Twój ruch w partii z alice (partia {game.pk})"
+    assert mail.subject == f"Twój ruch w partii z alice (partia nr {game.pk})"
     assert mail.body.startswith("Cześć zofia,\n\n")
-    assert f"Twój ruch w partii {game.pk} z alice." in mail.body
+    assert f"Twój ruch w partii nr {game.pk} z alice." in mail.body
     assert "Na tę decyzję masz czas do 6 marca 2025, 10:00 CET." in mail.body
     assert "Wykonaj ruch: http://basilica.example/games/" in mail.body
     assert "bo zofia ma włączone e-maile „twój ruch”." in mail.body
@@ -181,7 +181,7 @@ def test_the_polish_digest_gives_time_left_and_the_deadline_in_warsaw(zofia, wai
     with time_machine.travel(datetime(2025, 3, 4, 6, 0, tzinfo=UTC), tick=False):  # 07:00 CET
         _subject, body = digest_for(zofia, [waiting])
     line = (
-        f"- Partia {waiting.pk} z alice: pozostały czas 2 dni 3 godziny "
+        f"- Partia nr {waiting.pk} z alice: pozostały czas 2 dni 3 godziny "
         "(do 6 marca 2025, 10:00 CET)"
     )
     assert line in body
@@ -273,7 +273,7 @@ def test_a_player_who_signs_up_in_polish_gets_polish_emails(alice, committed, ma
     zosia = PlayerSettings.objects.get(user__username="zosia")
     assert (zosia.language, zosia.time_zone) == ("pl", "Europe/Warsaw")
     game, mail = your_turn_email(alice, zosia.user, committed, mailoutbox)
-    assert mail.subject == f"Twój ruch w partii z alice (partia {game.pk})"
+    assert mail.subject == f"Twój ruch w partii z alice (partia nr {game.pk})"
 
 
 def test_the_password_reset_pages_in_french():

@@ -63,7 +63,7 @@ def test_the_review_in_polish_counts_its_actions_and_names_the_seats():
     PlayerSettings.objects.create(user=staff, language="pl")
     game = play_randomly(started_game(), 5)
     page = client_for(staff).get(reverse("admin:games_game_review", args=[game.pk])).text
-    assert f"Przegląd partii {game.pk} po akcji {game.seq}" in page
+    assert f"Przegląd partii nr {game.pk} po akcji {game.seq}" in page
     assert f"Ziarno: {game.seed}" in page
     assert "(miejsce 0)" in page
     assert "Czasy ruchów" in page
