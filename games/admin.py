@@ -15,7 +15,10 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import kinds
 from games.models import (
@@ -35,7 +38,7 @@ from games.web import converters  # noqa: F401 - converters: <game:>
 
 
 class PlayerFilter(admin.SimpleListFilter):
-    title = "player"
+    title = gettext_lazy("player")
     parameter_name = "player"
 
     def lookups(self, request, model_admin):
@@ -116,16 +119,21 @@ class RefereeForm(forms.Form):
     """Abort a game in play, or set (or correct) its result: always with a written reason."""
 
     decision = forms.ChoiceField(
-        choices=[("abort", "Abort the game: no result"), ("result", "Set the result")],
+        label=gettext_lazy("Decision"),
+        choices=[
+            ("abort", gettext_lazy("Abort the game: no result")),
+            ("result", gettext_lazy("Set the result")),
+        ],
         widget=forms.RadioSelect,
     )
-    winner = forms.ChoiceField(required=False, label="Winner (for a result)")
-    score0 = forms.IntegerField(required=False, label="Score of seat 0")
-    score1 = forms.IntegerField(required=False, label="Score of seat 1")
+    winner = forms.ChoiceField(required=False, label=gettext_lazy("Winner (for a result)"))
+    score0 = forms.IntegerField(required=False)
+    score1 = forms.IntegerField(required=False)
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         widget=forms.Textarea(attrs={"rows": 4}),
-        error_messages={"required": "A referee's decision needs a written reason."},
-        help_text="Kept with the decision and your name.",
+        error_messages={"required": gettext_lazy("A referee's decision needs a written reason.")},
+        help_text=gettext_lazy("Kept with the decision and your name."),
     )
 
     def __init__(self, *args, game: Game, **kwargs):
@@ -133,22 +141,25 @@ class RefereeForm(forms.Form):
         names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
         self.fields["winner"].choices = [
             ("", "—"),
-            ("0", f"{names[0]} (seat 0) wins"),
-            ("1", f"{names[1]} (seat 1) wins"),
-            ("both", "Shared: both win"),
+            *(
+                (str(seat), _("%(name)s (seat %(seat)s) wins") % {"name": name, "seat": seat})
+                for seat, name in enumerate(names)
+            ),
+            ("both", _("Shared: both win")),
         ]
-        self.fields["score0"].label = f"Score of {names[0]} (seat 0)"
-        self.fields["score1"].label = f"Score of {names[1]} (seat 1)"
+        for seat, name in enumerate(names):
+            label = _("Score of %(name)s (seat %(seat)s)") % {"name": name, "seat": seat}
+            self.fields[f"score{seat}"].label = label
 
     def clean(self):
         data = super().clean()
         if data.get("decision") != "result":
             return data
         if not data.get("winner"):
-            self.add_error("winner", "A result needs a winner (or both, for a shared result).")
+            self.add_error("winner", _("A result needs a winner (or both, for a shared result)."))
         if (data.get("score0") is None) != (data.get("score1") is None):
             raise forms.ValidationError(
-                "Give both scores, or neither to keep the scores as they are."
+                _("Give both scores, or neither to keep the scores as they are.")
             )
         return data
 
@@ -167,15 +178,16 @@ def took(delta: timedelta | None) -> str:
         return ""
     seconds = delta.total_seconds()
     if seconds < 60:
-        return f"{seconds:.1f} s"
+        return _("%(seconds)s s") % {"seconds": number_format(seconds, 1)}
     minutes, seconds = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     days, hours = divmod(hours, 24)
+    units = {"days": days, "hours": hours, "minutes": f"{minutes:02d}", "seconds": f"{seconds:02d}"}
     if days:
-        return f"{days} d {hours} h {minutes:02d} min"
+        return _("%(days)s d %(hours)s h %(minutes)s min") % units
     if hours:
-        return f"{hours} h {minutes:02d} min"
-    return f"{minutes} min {seconds:02d} s"
+        return _("%(hours)s h %(minutes)s min") % units
+    return _("%(minutes)s min %(seconds)s s") % {**units, "minutes": minutes}
 
 
 def move_times(game: Game) -> list[dict]:
@@ -242,21 +254,24 @@ class GameAdmin(admin.ModelAdmin):
     )
     inlines = [ActionInline, NotificationInline, RefereeDecisionInline]
 
-    @admin.display(description="review")
+    @admin.display(description=gettext_lazy("review"))
     def review_link(self, obj):
         if obj.pk is None:
             return ""
         return format_html(
-            '<a href="{}">review the state</a>', reverse("admin:games_game_review", args=[obj.pk])
+            '<a href="{}">{}</a>',
+            reverse("admin:games_game_review", args=[obj.pk]),
+            _("review the state"),
         )
 
-    @admin.display(description="referee")
+    @admin.display(description=gettext_lazy("referee"))
     def referee_link(self, obj):
         if obj.pk is None:
             return ""
         return format_html(
-            '<a href="{}">abort the game or set its result</a>',
+            '<a href="{}">{}</a>',
             reverse("admin:games_game_referee", args=[obj.pk]),
+            _("abort the game or set its result"),
         )
 
     def get_urls(self):
@@ -290,7 +305,7 @@ class GameAdmin(admin.ModelAdmin):
                     return redirect("admin:games_game_change", game.pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Referee's decision on game {game.pk}",
+            "title": _("Referee's decision on game %(number)s") % {"number": game.pk},
             "game": game,
             "form": form,
             "decisions": game.referee_decisions.select_related("referee"),
@@ -302,17 +317,24 @@ class GameAdmin(admin.ModelAdmin):
         reason = form.cleaned_data["reason"]
         if form.cleaned_data["decision"] == "abort":
             referee.abort_game(game, request.user, reason)
-            messages.success(request, f"Game {game.pk} is aborted: no result.")
+            messages.success(
+                request, _("Game %(number)s is aborted: no result.") % {"number": game.pk}
+            )
         else:
             was_over = game.over
             referee.set_result(game, request.user, form.winners(), form.scores(), reason)
-            messages.success(request, f"The result of game {game.pk} is set.")
+            messages.success(
+                request, _("The result of game %(number)s is set.") % {"number": game.pk}
+            )
             if game.rated and was_over:
                 # Ratings are not recomputed here: every later rated game would be (see README).
                 messages.warning(
                     request,
-                    f"Game {game.pk} is rated: its players' ratings, and those of every rated "
-                    "game since, need a recompute (manage.py recompute_ratings).",
+                    _(
+                        "Game %(number)s is rated: its players' ratings, and those of every "
+                        "rated game since, need a recompute (manage.py recompute_ratings)."
+                    )
+                    % {"number": game.pk},
                 )
 
     def review_view(self, request, pk: int):
@@ -329,7 +351,8 @@ class GameAdmin(admin.ModelAdmin):
         kind = kinds.of(game)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Review of game {game.pk} after action {upto}",
+            "title": _("Review of game %(number)s after action %(seq)s")
+            % {"number": game.pk, "seq": upto},
             "game": game,
             "upto": upto,
             "seqs": range(game.seq + 1),

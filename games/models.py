@@ -7,7 +7,8 @@ engine (see ``games.play.states.load_state``).
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+import zoneinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from django.conf import settings
 from django.db import models
@@ -378,6 +379,29 @@ class PlayerSettings(models.Model):
     def wants(self, kind: str) -> bool:
         return getattr(self, f"email_{kind}")
 
+    def speaks(self) -> str:
+        """The language the player is written to in: their choice, else the site's."""
+        return self.language or settings.LANGUAGE_CODE
+
+    def zone(self) -> tzinfo:
+        """The player's time zone: their choice, else UTC (an email has no browser to ask)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone) if self.time_zone else UTC
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return UTC
+
+    def quiet_at(self, moment: datetime) -> bool:
+        """Whether ``moment`` falls in the player's quiet hours: from ``quiet_from`` o'clock to
+        ``quiet_until`` o'clock in their zone, over midnight when it ends earlier than it
+        begins (22 to 8). The same hour twice, or none, is no quiet time."""
+        start, end = self.quiet_from, self.quiet_until
+        if start is None or end is None or start == end:
+            return False
+        hour = moment.astimezone(self.zone()).hour
+        if start < end:
+            return start <= hour < end
+        return hour >= start or hour < end
+
 
 class Vacation(models.Model):
     """A stretch of time in which the player's correspondence clocks stand still."""
@@ -419,16 +443,17 @@ class Notification(models.Model):
     """Every notification the site sends, and what became of it."""
 
     class Kind(models.TextChoices):
-        YOUR_TURN = "your_turn", "your turn"
-        TIME_RUNNING_OUT = "time_running_out", "time almost up"
-        GAME_OVER = "game_over", "game over"
-        REMATCH_OFFERED = "rematch_offered", "rematch offered"
-        DAILY_DIGEST = "daily_digest", "daily digest"
+        # Said inside quotes: “your turn” emails.
+        YOUR_TURN = "your_turn", _("your turn")
+        TIME_RUNNING_OUT = "time_running_out", _("time almost up")
+        GAME_OVER = "game_over", _("game over")
+        REMATCH_OFFERED = "rematch_offered", _("rematch offered")
+        DAILY_DIGEST = "daily_digest", _("daily digest")
 
     class Outcome(models.TextChoices):
-        PENDING = "pending", "waiting to be sent"
-        SENT = "sent", "delivered to the mail server"
-        FAILED = "failed", "failed"
+        PENDING = "pending", _("waiting to be sent")
+        SENT = "sent", _("delivered to the mail server")
+        FAILED = "failed", _("failed")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -1,7 +1,8 @@
 """Work done outside a request, by the task runner (huey; `make run` starts its worker):
 the sweep of clocks every minute, a live game's flag at its moment, the computer's moves and
-hints, notifications and the daily digest; and the listeners that schedule them when a game
-changes (``games.events``, connected in ``GamesConfig.ready``).
+hints, notifications, the daily digest and the emails held through quiet hours; and the
+listeners that schedule them when a game changes (``games.events``, connected in
+``GamesConfig.ready``).
 
 Huey names a task by its module and function: a task moved elsewhere would strand the ones
 already queued under its old name, so they stay here."""
@@ -76,9 +77,18 @@ def deliver(notification_id: int, task=None) -> None:
     notify.deliver(notification_id, final=task is None or task.retries == 0)
 
 
-@db_periodic_task(crontab(hour=str(settings.DIGEST_HOUR_UTC), minute="0"))
+@db_periodic_task(crontab(minute="0"))
 def daily_digest() -> None:
+    """Hourly: the digest of those whose own clock reads seven (zones half or three quarters
+    of an hour off UTC read 7:30 or 7:45)."""
     notify.daily_digests()
+
+
+@db_periodic_task(crontab(minute="*/15"))
+def send_held_emails() -> None:
+    """The emails held through quiet hours, at their end: an hour in the player's zone, which
+    may begin at a quarter past an hour of UTC."""
+    notify.send_held()
 
 
 # -- what a committed change schedules (listeners of games.events) ------------------------------

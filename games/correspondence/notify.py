@@ -5,11 +5,18 @@ The rules are decided here, in the task runner, after the move's transaction has
 a slow or broken mail server never slows or breaks a move. Every notification is recorded
 (``Notification``), at most one per key (one "your turn" per decision, one "game over" per
 game...), and each delivery is retried a few times before it is recorded as failed.
+
+Each email is written in its recipient's language and time zone (``writing_to``), whoever's
+request or task wrote it. One that falls in the recipient's quiet hours is recorded but held,
+and handed over when they end (``send_held``); only "time almost up", a warning the player
+asked for to save a game, goes at any hour.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,8 +25,9 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext_lazy
 
 from games import clock, events, kinds
 from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
@@ -28,14 +36,25 @@ from games.play import computer, referee, services, timing
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
 UNSUBSCRIBE_SALT = "games.notify.unsubscribe"  # as first issued: links in old emails still work
+DIGEST_HOUR = 7  # o'clock, in each recipient's own zone
+NEVER_HELD = {Kind.TIME_RUNNING_OUT}  # the last warning before a timeout comes at any hour
+# A delivery never tried after this long was lost (a task runner's queue wiped): handed over
+# again. Quiet hours last less than a day, and older emails say what is no longer true.
+LOST_AFTER = timedelta(hours=1)
+HELD_AT_MOST = timedelta(days=1)
 
 SUBJECTS = {
-    Kind.YOUR_TURN: "Your turn against {opponent} (game {game})",
-    Kind.TIME_RUNNING_OUT: "Time almost up against {opponent}: {left} left (game {game})",
-    Kind.GAME_OVER: "Game over against {opponent} (game {game})",
-    Kind.REMATCH_OFFERED: "{opponent} offers you a rematch (game {game})",
-    Kind.DAILY_DIGEST: "{count} game{plural} waiting for you",
+    Kind.YOUR_TURN: gettext_lazy("Your turn against %(opponent)s (game %(game)s)"),
+    Kind.TIME_RUNNING_OUT: gettext_lazy(
+        "Time almost up against %(opponent)s: %(left)s left (game %(game)s)"
+    ),
+    Kind.GAME_OVER: gettext_lazy("Game over against %(opponent)s (game %(game)s)"),
+    Kind.REMATCH_OFFERED: gettext_lazy("%(opponent)s offers you a rematch (game %(game)s)"),
 }
+# A deadline in an email, in Django's date format, the recipient's zone named (T). Each
+# language says its months its own way in "6 March": Polish in the genitive (E), French in
+# lower case (F).
+DEADLINE_FORMAT = pgettext_lazy("the date format of a deadline in an email", "j E Y, H:i T")
 
 
 # -- what happened: decide what may be due, later, in the task runner --------------------------
@@ -125,14 +144,48 @@ def warn_running_out(now=None) -> int:
 
 
 def daily_digests(now=None) -> int:
+    """The digest of the games waiting for each player who asked for one, at ``DIGEST_HOUR``
+    in their own zone: the task runs hourly, and every zone's seventh hour holds one of its
+    runs. Once a day: the key is the player's own date, and a second run in that hour (or a
+    change of zone) finds it taken."""
     now = now or timezone.now()
     sent = 0
     wanting = PlayerSettings.objects.filter(email_daily_digest=True).select_related("user")
     for row in wanting:
+        local = now.astimezone(row.zone())
+        if local.hour != DIGEST_HOUR:
+            continue
         games = list(Game.objects.deciding(row.user).select_related("seat0", "seat1"))
         if games:
-            key = f"{Kind.DAILY_DIGEST}:{now:%Y-%m-%d}"
+            key = f"{Kind.DAILY_DIGEST}:{local:%Y-%m-%d}"
             sent += queue(row.user, Kind.DAILY_DIGEST, None, key, games=games) is not None
+    return sent
+
+
+def send_held(now=None) -> int:
+    """Hand over each email held through its recipient's quiet hours, once these have ended,
+    as it was written (its deadlines are named, not counted down). A delivery never tried for
+    ``LOST_AFTER`` was lost on its way to the task runner, and is handed over again too."""
+    now = now or timezone.now()
+    waiting = list(
+        Notification.objects.filter(
+            outcome=Notification.Outcome.PENDING,
+            attempts=0,
+            created_at__gte=now - HELD_AT_MOST,
+        ).order_by("created_at")
+    )
+    prefs = {
+        row.user_id: row
+        for row in PlayerSettings.objects.filter(user_id__in={n.user_id for n in waiting})
+    }
+    sent = 0
+    for note in waiting:
+        row = prefs.get(note.user_id) or PlayerSettings()
+        held = note.kind not in NEVER_HELD and row.quiet_at(note.created_at)
+        lost = note.created_at <= now - LOST_AFTER
+        if (held or lost) and (note.kind in NEVER_HELD or not row.quiet_at(now)):
+            events.send_on_commit(events.notification_queued, notification=note)
+            sent += 1
     return sent
 
 
@@ -140,12 +193,14 @@ def daily_digests(now=None) -> int:
 
 
 def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification | None:
-    """Record the notification (once per key); on commit it is handed to the task runner to
-    deliver (``games.events.notification_queued``)."""
-    prefs = PlayerSettings.objects.filter(user=user).first()
-    if not user.email or (prefs is not None and not prefs.wants(kind)):
+    """Record the notification (once per key), written in the player's language and zone; on
+    commit it is handed to the task runner to deliver (``games.events.notification_queued``),
+    unless it falls in their quiet hours: then ``send_held`` hands it over when they end."""
+    prefs = PlayerSettings.of(user)
+    if not user.email or not prefs.wants(kind):
         return None
-    subject, body = compose(user, kind, game, **extra)
+    with writing_to(prefs):
+        subject, body = compose(user, kind, game, **extra)
     try:
         with transaction.atomic():
             note = Notification.objects.create(
@@ -159,8 +214,16 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
             )
     except IntegrityError:
         return None  # already sent for this decision
-    events.send_on_commit(events.notification_queued, notification=note)
+    if kind in NEVER_HELD or not prefs.quiet_at(note.created_at):
+        events.send_on_commit(events.notification_queued, notification=note)
     return note
+
+
+@contextmanager
+def writing_to(prefs: PlayerSettings) -> Iterator[None]:
+    """The recipient's language and time zone, activated once for the whole of one email."""
+    with translation.override(prefs.speaks()), timezone.override(prefs.zone()):
+        yield
 
 
 def absolute(path: str) -> str:
@@ -184,9 +247,10 @@ def unsubscribe_url(user, kind: str) -> str:
 
 
 def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
-    """The subject and plain-text body of a notification."""
+    """The subject and plain-text body of a notification, in the active language and zone
+    (``queue`` makes them the recipient's)."""
     context = {"user": user, "kind": Kind(kind).label, "site": settings.SITE_URL, **extra}
-    facts = {"count": 0, "plural": "s", "game": "", "opponent": "", "left": ""}
+    facts = {"game": "", "opponent": "", "left": ""}
     if game is not None:
         seat = game.seat_of(user)
         opponent = game.player(1 - seat) if seat is not None else None
@@ -194,27 +258,39 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         left = reading.remaining[seat] if seat is not None else None
         facts.update(
             game=game.pk,
-            opponent=opponent.username if opponent else "your opponent",
-            left=game.clock_control.show(left),
+            opponent=opponent.username if opponent else _("your opponent"),
+            left=time_left(game.clock_control, left),
         )
         # The subject names the game by number; the body's templates get the game itself.
         context.update(facts)
         context.update(
-            game=game, url=absolute(game.get_absolute_url()), result=game.result_for(user)
+            game=game,
+            url=absolute(game.get_absolute_url()),
+            result=game.result_for(user),
+            deadline=deadline_of(reading, seat),
         )
         if kind == Kind.GAME_OVER:
             context.update(verdict=VERDICTS.get(context["result"], ""), how=how_it_ended(game))
     if "games" in extra:
-        facts.update(count=len(extra["games"]), plural="" if len(extra["games"]) == 1 else "s")
+        count = len(extra["games"])
         context["rows"] = [_digest_row(g, user) for g in extra["games"]]
+        context["count"] = count
         context["mine"] = absolute(reverse("games:mine"))
+        subject = ngettext(
+            "%(count)s game waiting for you", "%(count)s games waiting for you", count
+        ) % {"count": count}
+    else:
+        subject = SUBJECTS[kind] % facts
     context["unsubscribe"] = unsubscribe_url(user, kind)
     context["settings_url"] = absolute(reverse("settings"))
-    subject = SUBJECTS[kind].format(**facts)
     return subject, render_to_string(f"emails/{kind}.txt", context)
 
 
-VERDICTS = {"won": _("you won"), "lost": _("you lost"), "shared": _("a shared victory")}
+VERDICTS = {
+    "won": gettext_lazy("you won"),
+    "lost": gettext_lazy("you lost"),
+    "shared": gettext_lazy("a shared victory"),
+}
 
 
 def how_it_ended(game: Game) -> str:
@@ -233,13 +309,51 @@ def _digest_row(game: Game, user) -> dict:
     seat = game.seat_of(user)
     opponent = game.player(1 - seat)
     reading = timing.read(game)
-    left = reading.remaining[seat]
     return {
         "game": game,
         "opponent": opponent.username if opponent else "?",
-        "left": game.clock_control.show(left),
+        "left": time_left(game.clock_control, reading.remaining[seat]),
+        "deadline": deadline_of(reading, seat),
         "url": absolute(game.get_absolute_url()),
     }
+
+
+def deadline_of(reading: clock.Reading, seat: int | None) -> str:
+    """When ``seat``'s running clock reaches zero, in the active zone, which is named: an
+    email may be read hours later, or held through quiet hours, and still be right."""
+    if seat is None or reading.running != seat or reading.paused or reading.deadline is None:
+        return ""
+    return formats.date_format(timezone.localtime(reading.deadline), str(DEADLINE_FORMAT))
+
+
+DAYS = ngettext_lazy("%(count)s day", "%(count)s days", "count")
+HOURS = ngettext_lazy("%(count)s hour", "%(count)s hours", "count")
+MINUTES = ngettext_lazy("%(count)s minute", "%(count)s minutes", "count")
+SECONDS = ngettext_lazy("%(count)s second", "%(count)s seconds", "count")
+
+
+def time_left(control: clock.TimeControl, left: timedelta | None) -> str:
+    """Time left in the active language, as ``clock.words`` says it in English: "2 days 4
+    hours", "3 hours 12 minutes", "40 seconds"; a live clock to the second."""
+    if left is None:
+        return ""
+    if control.live:
+        return clock.digits(left)
+    seconds = max(int(left.total_seconds()), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return _and(DAYS % {"count": days}, hours and HOURS % {"count": hours})
+    if hours:
+        return _and(HOURS % {"count": hours}, minutes and MINUTES % {"count": minutes})
+    if minutes:
+        return MINUTES % {"count": minutes}
+    return SECONDS % {"count": seconds}
+
+
+def _and(larger: str, smaller: str) -> str:
+    return f"{larger} {smaller}" if smaller else larger
 
 
 def deliver(notification_id: int, final: bool) -> None:
