@@ -324,7 +324,8 @@ def three_games_waiting_for(player, opponent, clock):
 def test_the_daily_digest_lists_the_games_waiting_least_time_left_first(
     alice, bob, committed, mailoutbox
 ):
-    PlayerSettings.objects.create(user=bob, email_daily_digest=True)
+    # The digest comes at 07:00 in the player's zone: MONDAY's hour (13:00 UTC) in Chicago.
+    PlayerSettings.objects.create(user=bob, email_daily_digest=True, time_zone="America/Chicago")
     with time_machine.travel(MONDAY, tick=False) as clock:
         games = three_games_waiting_for(bob, alice, clock)
         with committed():
