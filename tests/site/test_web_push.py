@@ -23,6 +23,7 @@ import time_machine
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -609,3 +610,9 @@ def test_a_public_key_that_is_not_the_private_keys_half_is_refused():
     _, private = push.new_key_pair()
     with pytest.raises(ImproperlyConfigured):
         push._signer(public, private)
+
+
+def test_production_gets_its_key_pair_from_a_command(capsys):
+    call_command("vapid_keys")
+    lines = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
+    assert push._signer(lines["VAPID_PUBLIC_KEY"], lines["VAPID_PRIVATE_KEY"])
