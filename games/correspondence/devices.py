@@ -18,6 +18,10 @@ from django.db import transaction
 
 from games.models import PushDevice
 
+# A player's phones, tablets and computers, not a script's thousands of endpoints for the task
+# runner to post to: a new browser beyond these replaces the one subscribed longest ago.
+MOST_PER_PLAYER = 10
+
 
 class BadSubscription(ValueError):
     """What a browser sent is not a Web Push subscription this site can send to."""
@@ -32,6 +36,9 @@ def subscribe(user, data: object, user_agent: str = "") -> PushDevice:
             endpoint=endpoint,
             defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name_of(user_agent)},
         )
+        kept = PushDevice.objects.filter(user=user).order_by("-created_at", "-pk")
+        stale = list(kept.values_list("pk", flat=True)[MOST_PER_PLAYER:])
+        PushDevice.objects.filter(pk__in=stale).delete()
     return device
 
 

@@ -14,9 +14,9 @@ import json
 import logging
 from datetime import datetime, timedelta
 from functools import cache
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
@@ -25,12 +25,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from huey.contrib.djhuey import db_task
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from games import kinds
 from games.models import Game, Notification, PlayerSettings, PushDevice
 from games.play import states, timing
+
+if TYPE_CHECKING:
+    from py_vapid import Vapid
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -98,6 +99,8 @@ def public_key() -> str:
 
 @cache
 def _signer(public: str, private: str) -> Vapid:
+    from py_vapid import Vapid  # here: pywebpush and its HTTP clients load in the worker alone
+
     signer = Vapid.from_string(private_key=private)
     if _public_of(signer.private_key) != public:
         raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY")
@@ -293,6 +296,9 @@ def deliver(notification_id: int, seq: int, final: bool = True) -> None:
 def _post(device: PushDevice, payload: str, urgency: str) -> str | None:
     """Post to one browser: None if its push service took the push, "" if the subscription is
     gone (and the device forgotten), else what went wrong."""
+    import requests
+    from pywebpush import WebPushException, webpush
+
     public, private = key_pair()
     try:
         webpush(

@@ -247,17 +247,26 @@ def test_every_browser_of_the_player_is_told(alice, bob, bobs_phone, service, co
     assert bobs_phone.read(on_phone) == laptop.read(on_laptop)
 
 
-def test_the_push_speaks_the_players_language(alice, bob, bobs_phone, service, committed):
-    PlayerSettings.objects.update_or_create(user=bob, defaults={"language": "fr"})
+@pytest.mark.parametrize("language", ["fr", "pl"])
+def test_the_push_speaks_the_players_language(alice, bob, bobs_phone, service, committed, language):
+    PlayerSettings.objects.update_or_create(user=bob, defaults={"language": language})
     game = started_game(alice, bob, time_control="3d")
     with committed():
         hand_over(game)
     payload = bobs_phone.read(service.received[0])
-    with translation.override("fr"):
-        title = translation.gettext("Your turn against %(opponent)s (game %(number)s)")
-    assert title != "Your turn against %(opponent)s (game %(number)s)"  # the catalogue has it
+    english = "Your turn against %(opponent)s (game %(number)s)"
+    with translation.override(language):
+        title = translation.gettext(english)
+    assert title != english  # the catalogue has it
     assert payload["title"] == title % {"opponent": "alice", "number": game.pk}
     assert translation.get_language() == "en"  # the task runner's language is left as it was
+
+
+def test_the_settings_section_speaks_polish(bob):
+    PlayerSettings.objects.update_or_create(user=bob, defaults={"language": "pl"})
+    page = client_for(bob).get(reverse("settings")).text
+    assert "Powiadomienia w tej przeglądarce" in page
+    assert "Powiadamiaj mnie w tej przeglądarce" in page
 
 
 def test_no_push_while_bob_has_the_game_open(alice, bob, bobs_phone, service, committed):
@@ -616,3 +625,12 @@ def test_production_gets_its_key_pair_from_a_command(capsys):
     call_command("vapid_keys")
     lines = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
     assert push._signer(lines["VAPID_PUBLIC_KEY"], lines["VAPID_PRIVATE_KEY"])
+
+
+def test_a_new_browser_beyond_ten_replaces_the_oldest(bob, service):
+    for number in range(devices.MOST_PER_PLAYER + 2):
+        assert subscribe(bob, Browser(f"{service.origin}/{number}")).status_code == 201
+    kept = sorted(PushDevice.objects.values_list("endpoint", flat=True))
+    assert len(kept) == devices.MOST_PER_PLAYER
+    assert f"{service.origin}/0" not in kept
+    assert f"{service.origin}/11" in kept
