@@ -39,7 +39,7 @@ CHANNEL = "push"
 PUSHED = (Kind.YOUR_TURN, Kind.TIME_RUNNING_OUT, Kind.GAME_OVER)
 GONE = (404, 410)  # the push service's word for a subscription that is no more
 TTL = 24 * 3600  # how long a push service keeps a push for a browser that is offline
-LONGEST_BODY = 400
+LONGEST_MOVE = 300  # characters of the opponent's move: a push is a glance, the page has it all
 
 
 # -- the site's VAPID key pair ------------------------------------------------------------------
@@ -201,12 +201,9 @@ def compose(user, kind: str, game: Game, reading=None) -> tuple[str, str]:
         title = _("Game over against %(opponent)s (game %(number)s)") % facts
         lines.append(_ending(game, user))
     move = last_move(game, seat)
-    if move:
-        lines.insert(0, move)
-    body = "\n".join(line for line in lines if line)
-    if len(body) > LONGEST_BODY:
-        body = body[: LONGEST_BODY - 1].rstrip() + "…"
-    return title, body
+    if len(move) > LONGEST_MOVE:
+        move = move[: LONGEST_MOVE - 1].rstrip() + "…"
+    return title, "\n".join(line for line in [move, *lines] if line)
 
 
 def _ending(game: Game, user) -> str:

@@ -27,13 +27,14 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from factories import client_for, first_legal, make_user, play, started_game
+from factories import client_for, make_user, play, started_game
 from huey.contrib.djhuey import HUEY
 from py_vapid import Vapid02
 
 from games import tasks
 from games.correspondence import devices, push
 from games.models import Notification, PlayerSettings, PushDevice
+from games.play import states
 
 pytestmark = pytest.mark.django_db
 
@@ -168,7 +169,8 @@ def hand_over(game):
     """Whoever decides now plays until the decision passes to the other player."""
     seat = game.to_decide
     while game.to_decide == seat:
-        game = play(game, [first_legal(game)])
+        first = game.engine.legal_actions(states.load_state(game))[0].to_json()
+        game = play(game, [first])
     return game
 
 
@@ -201,6 +203,27 @@ def test_bobs_browser_is_told_it_is_his_turn_with_alices_move_and_the_games_link
     assert payload["body"].startswith("alice: Placed a ")
     assert payload["body"].count("alice: Placed a ") == 3
     assert "left for this decision." in payload["body"]
+
+
+def test_a_cathedral_player_is_told_of_the_building_placed(
+    alice, bob, bobs_phone, service, committed
+):
+    game = started_game(alice, bob, time_control="3d", kind="cathedral")
+    with committed():
+        game = hand_over(game)
+    payload = bobs_phone.read(service.received[0])
+    assert payload["title"] == f"Your turn against alice (game {game.pk})"
+    assert "Cathedral" in payload["body"].split("\n")[0]  # alice placed it, playing Light
+
+
+def test_a_long_move_is_shortened_and_the_time_left_still_said(alice, bob, monkeypatch):
+    game = hand_over(started_game(alice, bob, time_control="3d"))
+    monkeypatch.setattr(push, "last_move", lambda game, seat: "alice: Placed a vault; " * 40)
+    _, body = push.compose(bob, "your_turn", game)
+    move, left = body.split("\n")
+    assert len(move) <= push.LONGEST_MOVE
+    assert move.endswith("…")
+    assert left.endswith("left for this decision.")
 
 
 def test_the_push_is_signed_with_the_sites_vapid_key_for_that_push_service(
