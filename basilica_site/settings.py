@@ -239,6 +239,19 @@ NOTIFY_DELAY_SECONDS = int(os.environ.get("NOTIFY_DELAY_SECONDS", "120"))
 NOTIFY_WATCHING_SECONDS = 300  # "your turn" is not sent to a player who had the game open
 NOTIFY_RETRIES = 3
 NOTIFY_RETRY_DELAY_SECONDS = 60
+# Web Push: the VAPID key pair that signs every push to a browser, base64url (a raw P-256 private
+# key, an uncompressed public point: `manage.py vapid_keys` makes a pair), and the contact push
+# services may write to. Without them development makes a pair once and keeps it in
+# VAPID_DEV_FILE (git-ignored); production then sends no push.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+VAPID_DEV_FILE = Path(os.environ.get("VAPID_DEV_FILE", str(BASE_DIR / "vapid-dev.json")))
+# Subscriptions whose push service is on plain HTTP or this machine's own network: development's
+# stand-ins only, never production's (the task runner posts to every endpoint a browser gives).
+PUSH_LOCAL_ENDPOINTS = DEBUG
 VACATION_START_DAYS = 7
 VACATION_DAYS_PER_MONTH = 2
 VACATION_CAP_DAYS = 30

@@ -6,7 +6,7 @@ from django.urls import include, path
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, converters, front, locale, views  # noqa: F401 - converters: <username:>
+from games.web import accounts, converters, front, locale, push_devices, views  # noqa: F401 - converters: <username:>
 from games.web.ratelimit import limited
 
 
@@ -36,6 +36,9 @@ urlpatterns = [
     path("settings/language/", views.save_locale_settings, name="settings-locale"),
     path("settings/vacation/", views.start_vacation, name="vacation-start"),
     path("settings/vacation/end/", views.end_vacation, name="vacation-end"),
+    path("settings/browsers/", push_devices.subscribe, name="push-subscribe"),
+    path("settings/browsers/<int:pk>/remove/", push_devices.remove, name="push-remove"),
+    path("push-worker.js", push_devices.worker, name="push-worker"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("language/", locale.choose_language, name="language"),
     path("rules/", views.rules, name="rules"),

@@ -618,3 +618,33 @@ class RatingChange(models.Model):
     @property
     def difference(self) -> int:
         return round(self.rating_after) - round(self.rating_before)
+
+
+class PushDevice(models.Model):
+    """A browser in which a player turned on Web Push notifications: the address its push
+    service takes messages at (``endpoint``) and the keys each message is encrypted to. Deleted
+    when the push service answers that the subscription is gone, or when the player removes it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
+    )
+    # One row per browser subscription: a browser signed in to another account moves with it.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="the browser's public key, base64url")
+    auth = models.CharField(max_length=50, help_text="the browser's authentication secret")
+    name = models.CharField(
+        max_length=80, blank=True, help_text="the browser, as its player sees it"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name or 'a browser'} of {self.user}"
+
+    @property
+    def subscription(self) -> dict:
+        """The subscription as the browser gave it (``PushSubscription.toJSON()``)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

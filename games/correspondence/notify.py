@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext_lazy
 
 from games import clock, events, kinds
+from games.correspondence import push
 from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
 from games.play import computer, referee, services, timing
 
@@ -90,6 +91,7 @@ def check(kind: str, game_id: int, seat: int, seq: int) -> Notification | None:
     user = game.player(seat)
     if watching(user, game):
         return None
+    push.offer(user, kind, game, seq)
     return queue(user, kind, game, key=f"{kind}:{game.pk}:{seq}")
 
 
@@ -138,6 +140,7 @@ def warn_running_out(now=None) -> int:
         reading = timing.read(game, now)
         if reading.flagged is None and clock.warning_due(control, reading):
             user = game.player(reading.running)
+            push.offer(user, Kind.TIME_RUNNING_OUT, game, game.seq, reading=reading)
             key = f"{Kind.TIME_RUNNING_OUT}:{game.pk}:{game.seq}"
             sent += queue(user, Kind.TIME_RUNNING_OUT, game, key, reading=reading) is not None
     return sent
