@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..interface import IllegalAction, MalformedAction, Outcome
+from ..interface import IllegalAction, MalformedAction, Outcome, Reason
 from .actions import Action
 from .buildings import BUILDINGS, NAMES, SQUARES_PER_SIDE, cell_label, parse_label
 from .rules import ALL_PLACED, NO_MORE_PLACEMENTS, legal_actions, perform, why_illegal
@@ -99,7 +99,8 @@ def replay(
         if check:
             problem = why_illegal(state, action)
             if problem:
-                raise IllegalAction(f"action {len(state.history) + 1}: {problem}")
+                number = len(state.history) + 1
+                raise IllegalAction(Reason("action {number}: {rule}", number=number, rule=problem))
         perform(state, action)
     return state
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..interface import MalformedAction
+from ..interface import MalformedAction, Reason
 from .buildings import ALL_KEYS, NAMES, SIZE, TURNS, cell_label
 
 KIND = "place"
@@ -47,33 +47,32 @@ class Action:
         """Read an action sent from outside: anything but a well-formed placement, every field
         within the game's bounds, raises MalformedAction. The result is a shared instance."""
         if not isinstance(data, dict):
-            raise MalformedAction("an action is a JSON object")
+            raise MalformedAction(Reason("an action is a JSON object"))
         kind = data.get("kind")
         if type(kind) is not str or kind != KIND:
-            raise MalformedAction(f"unknown action kind {repr(kind)[:40]}")
+            raise MalformedAction(Reason("unknown action kind {kind}", kind=repr(kind)[:40]))
         unknown = [name for name in data if name not in _FIELDS]
         if unknown:
             names = sorted(str(name)[:20] for name in unknown)[:8]
-            raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")
+            raise MalformedAction(
+                Reason("unexpected fields in action: {fields}", fields=", ".join(names))
+            )
         missing = sorted(_FIELDS - set(data))
         if missing:
-            raise MalformedAction(f"a placement needs {', '.join(missing)}")
+            raise MalformedAction(Reason("a placement needs {fields}", fields=", ".join(missing)))
         building = data["building"]
         if type(building) is not str or building not in NAMES:
-            raise MalformedAction(f"no such building: {repr(building)[:40]}")
+            raise MalformedAction(Reason("no such building: {name}", name=repr(building)[:40]))
         for name in ("col", "row", "turn"):
             if type(data[name]) is not int:
-                raise MalformedAction(f"{name} must be a whole number")
+                raise MalformedAction(Reason("{name} must be a whole number", name=name))
         col, row, turn = data["col"], data["row"], data["turn"]
         if not (0 <= col < SIZE and 0 <= row < SIZE):
-            raise MalformedAction("col and row are 0-9: the city is 10 squares wide and high")
-        if not 0 <= turn < TURNS[building]:
-            turns = TURNS[building]
-            allowed = "0" if turns == 1 else f"0-{turns - 1}"
             raise MalformedAction(
-                f"the {NAMES[building]} has {turns} distinct orientation"
-                f"{'s' if turns > 1 else ''}: turn is {allowed}"
+                Reason("col and row are 0-9: the city is 10 squares wide and high")
             )
+        if not 0 <= turn < TURNS[building]:
+            raise MalformedAction(_no_such_turn(building))
         return ACTIONS[building][row * SIZE + col][turn]
 
     @classmethod
@@ -83,6 +82,19 @@ class Action:
 
     def __str__(self) -> str:
         return f"{self.building} {cell_label(self.col, self.row)} turn {self.turn}"
+
+
+def _no_such_turn(building: str) -> Reason:
+    # A building has 1, 2 or 4 orientations: the plural is always "a few", in Polish too.
+    turns, name = TURNS[building], NAMES[building]
+    if turns == 1:
+        return Reason("the {name} has 1 distinct orientation: turn is 0", name=name)
+    return Reason(
+        "the {name} has {turns} distinct orientations: turn is 0-{last}",
+        name=name,
+        turns=turns,
+        last=turns - 1,
+    )
 
 
 # ACTIONS[key][square][turn]: every well-formed action, made once.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..interface import MalformedAction
+from ..interface import N_, MalformedAction, Reason
 from .versions import VERSION, VERSIONS
 
 SIZE = 10
@@ -30,18 +30,18 @@ CATHEDRAL = "cathedral"
 # Dark's Abbey (the Z) and Academy (the F) are drawn here as RULINGS.md §6 draws them; light's
 # are their mirror images.
 _DRAWINGS: dict[str, tuple[str, int, tuple[str, ...]]] = {
-    "tavern": ("Tavern", 2, ("X",)),
-    "stable": ("Stable", 2, ("XX",)),
-    "inn": ("Inn", 2, ("XX", "X.")),
-    "bridge": ("Bridge", 1, ("XXX",)),
-    "square": ("Square", 1, ("XX", "XX")),
-    "manor": ("Manor", 1, ("XXX", ".X.")),
-    "abbey": ("Abbey", 1, ("XX.", ".XX")),
-    "infirmary": ("Infirmary", 1, (".X.", "XXX", ".X.")),
-    "castle": ("Castle", 1, ("X.X", "XXX")),
-    "tower": ("Tower", 1, ("X..", "XX.", ".XX")),
-    "academy": ("Academy", 1, (".XX", "XX.", ".X.")),
-    CATHEDRAL: ("Cathedral", 1, (".X.", "XXX", ".X.", ".X.")),
+    "tavern": (N_("Tavern"), 2, ("X",)),
+    "stable": (N_("Stable"), 2, ("XX",)),
+    "inn": (N_("Inn"), 2, ("XX", "X.")),
+    "bridge": (N_("Bridge"), 1, ("XXX",)),
+    "square": (N_("Square"), 1, ("XX", "XX")),
+    "manor": (N_("Manor"), 1, ("XXX", ".X.")),
+    "abbey": (N_("Abbey"), 1, ("XX.", ".XX")),
+    "infirmary": (N_("Infirmary"), 1, (".X.", "XXX", ".X.")),
+    "castle": (N_("Castle"), 1, ("X.X", "XXX")),
+    "tower": (N_("Tower"), 1, ("X..", "XX.", ".XX")),
+    "academy": (N_("Academy"), 1, (".XX", "XX.", ".X.")),
+    CATHEDRAL: (N_("Cathedral"), 1, (".X.", "XXX", ".X.", ".X.")),
 }
 MIRRORED = frozenset({"abbey", "academy"})  # the two buildings light and dark hold mirrored
 # Version 1 of the rules had the Abbey's two mirror images the other way round (dark's the S);
@@ -67,10 +67,10 @@ def parse_label(label: str) -> tuple[int, int]:
     """(col, row) of a label such as "D4"; MalformedAction (a ValueError) for anything else."""
     text = label.strip().upper()
     if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
-        raise MalformedAction(f"no such square: {label!r}")
+        raise MalformedAction(Reason("no such square: {label}", label=repr(label)))
     row = int(text[1:]) - 1
     if not 0 <= row < SIZE:
-        raise MalformedAction(f"no such square: {label!r}")
+        raise MalformedAction(Reason("no such square: {label}", label=repr(label)))
     return COLUMNS.index(text[0]), row
 
 

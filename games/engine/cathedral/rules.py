@@ -7,6 +7,7 @@ known to be legal, changing the state in place.
 
 from __future__ import annotations
 
+from ..interface import N_, Reason
 from .actions import ACTIONS, Action
 from .buildings import (
     BY_SIZE,
@@ -15,6 +16,7 @@ from .buildings import (
     FULL,
     INDEX,
     KEYS,
+    LIGHT,
     NAMES,
     SHAPES,
     SIZE,
@@ -27,8 +29,8 @@ from .buildings import (
 from .state import Outcome, Piece, State
 
 # Termination, in the rulebook's words: someone placed every building, or nobody can go on.
-ALL_PLACED = "all placed"
-NO_MORE_PLACEMENTS = "no more placements"
+ALL_PLACED = N_("all placed")
+NO_MORE_PLACEMENTS = N_("no more placements")
 
 
 def free_for(state: State, seat: int) -> int:
@@ -94,40 +96,54 @@ def placement_mask(state: State, action: Action) -> int:
     return SHAPES[state.version][colour][action.building][action.turn].masks[action.index]
 
 
-def why_illegal(state: State, action: Action) -> str | None:
-    """The rule that forbids ``action`` now, in a player's words; None if it is legal."""
+def why_illegal(state: State, action: Action) -> Reason | None:
+    """The rule that forbids ``action`` now, in a player's words (a ``Reason``, which the site
+    says in the player's language); None if it is legal."""
     if state.finished:
-        return "the game is over"
+        return Reason("the game is over")
     key = action.building
     if key not in TURNS or not 0 <= action.turn < TURNS[key]:
-        return "that is no placement of any building"
+        return Reason("that is no placement of any building")
     if not (0 <= action.col < SIZE and 0 <= action.row < SIZE):
-        return "that square is outside the city"
+        return Reason("that square is outside the city")
     name = NAMES[key]
     seat = state.current
     if state.cathedral_due:
         if key != CATHEDRAL:
-            return "Light places the Cathedral now"
+            return Reason("Light places the Cathedral now")
     elif key == CATHEDRAL:
         if state.cathedral_out:
-            return "the Cathedral was captured: it is out of the game"
+            return Reason("the Cathedral was captured: it is out of the game")
         if state.cathedral:
-            return "the Cathedral is already in the city"
-        return "Dark places a building first; Light places the Cathedral after it"
+            return Reason("the Cathedral is already in the city")
+        return Reason("Dark places a building first; Light places the Cathedral after it")
     elif not state.hands[seat][INDEX[key]]:
         if COPIES[key] > 1:
-            return f"both your {name}s are already in the city"
-        return f"your {name} is already in the city"
+            return Reason("both your {name}s are already in the city", name=name)
+        return Reason("your {name} is already in the city", name=name)
     mask = placement_mask(state, action)
     if not mask:
-        return f"the {name} does not fit there: it would stick out past the city wall"
+        return Reason(
+            "the {name} does not fit there: it would stick out past the city wall", name=name
+        )
     taken = mask & (state.own[0] | state.own[1] | state.cathedral)
     if taken:
-        return f"the {name} does not fit there: {_first(taken)} is already built on"
+        return Reason(
+            "the {name} does not fit there: {cell} is already built on",
+            name=name,
+            cell=_first(taken),
+        )
     theirs = mask & state.territory[1 - seat]
     if theirs:
-        owner = state.options.colour(1 - seat).capitalize()
-        return f"the {name} cannot go there: {_first(theirs)} is {owner}'s territory"
+        # One sentence for each colour: a language may say "Light's" and "Dark's" differently.
+        cell = _first(theirs)
+        if state.options.colour(1 - seat) == LIGHT:
+            return Reason(
+                "the {name} cannot go there: {cell} is Light's territory", name=name, cell=cell
+            )
+        return Reason(
+            "the {name} cannot go there: {cell} is Dark's territory", name=name, cell=cell
+        )
     return None
 
 

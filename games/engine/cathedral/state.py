@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..interface import Outcome
+from ..interface import Outcome, Reason
 from .buildings import CELLS, COPIES, DARK, KEYS, LIGHT, SQUARES, cells_of
 from .versions import VERSION
 
@@ -25,9 +25,9 @@ class Options:
 
     def __post_init__(self) -> None:
         if type(self.light) is not int or self.light not in (0, 1):
-            raise ValueError("light is the seat 0 or 1")
+            raise ValueError(Reason("light is the seat 0 or 1"))
         if type(self.lehman) is not bool:
-            raise ValueError("lehman is true or false")
+            raise ValueError(Reason("lehman is true or false"))
 
     @property
     def dark(self) -> int:
@@ -44,10 +44,10 @@ class Options:
     def from_json(cls, data: object) -> Options:
         """Strict: unknown keys or values of the wrong type raise ValueError."""
         if not isinstance(data, dict):
-            raise ValueError("options are a JSON object")
+            raise ValueError(Reason("options are a JSON object"))
         unknown = sorted(str(key)[:20] for key in data if key not in ("light", "lehman"))
         if unknown:
-            raise ValueError(f"unknown options: {', '.join(unknown[:8])}")
+            raise ValueError(Reason("unknown options: {names}", names=", ".join(unknown[:8])))
         return cls(**data)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..interface import Reason
 from .buildings import KEYS, NAMES, SIZE, SQUARES, cell_label, cells_of
 from .state import State
 
@@ -116,18 +117,24 @@ def colour_name(light: int, seat: int | None) -> str:
     return "Light" if seat == light else "Dark"
 
 
+# A pass in words, by (the passing player is light, their hand is empty).
+_PASSES = {
+    (True, False): Reason("Light cannot place: Dark goes on"),
+    (False, False): Reason("Dark cannot place: Light goes on"),
+    (True, True): Reason("Light has placed every building: Dark goes on"),
+    (False, True): Reason("Dark has placed every building: Light goes on"),
+}
+
+
 def _entry(event: tuple, light: int, action: dict | None) -> dict:
     if event[0] == "pass":
         _, seq, player, hand_empty = event
-        who = colour_name(light, player)
-        other = colour_name(light, 1 - player)
-        why = "has placed every building" if hand_empty else "cannot place"
         return {
             "seq": seq,
             "kind": "pass",
             "player": player,
             "action": None,
-            "text": f"{who} {why}: {other} goes on",
+            "text": _PASSES[(player == light, bool(hand_empty))],
             "cells": [],
             "claimed": [],
             "captured": None,

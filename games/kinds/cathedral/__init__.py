@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import cathedral as engine
 from games.kinds import GameKind, chosen
@@ -26,13 +28,15 @@ def new_options(choices: dict, first: int) -> engine.Options:
 
 
 def describe(options: dict) -> str:
-    return "Cathedral, Tom Lehman's variant" if options.get("lehman") else "Cathedral"
+    if options.get("lehman"):
+        return _("Cathedral, Tom Lehman's variant")
+    return engine.TITLE  # the game's name, the same in every language
 
 
 def first_role(options: dict, creator: str) -> str:
     if options.get("light", 0) == 0:
-        return f"{creator} plays Light"
-    return "the opponent plays Light"
+        return _("%(name)s plays Light") % {"name": creator}
+    return _("the opponent plays Light")
 
 
 def series_points(game) -> tuple[int, int]:
@@ -50,7 +54,7 @@ def rules(request: HttpRequest, variant: str | None = None) -> HttpResponse:
 
 
 def describe_entry(entry: dict, seen: dict, names: list[str]) -> str:
-    return named(entry["text"], entry["player"], seen, names)
+    return named(entry, seen, names)
 
 
 KIND = GameKind(
@@ -72,7 +76,9 @@ KIND = GameKind(
     first_steps=first_steps,
     replay_partials=("board", "hands"),
     stylesheets=("css/cathedral.css",),
-    score_label="unplaced squares",
+    score_label=gettext_lazy("unplaced squares"),
     final_score=final_score,
-    blurb="Wall off the city: place all your buildings, and keep your opponent from placing theirs.",
+    blurb=gettext_lazy(
+        "Wall off the city: place all your buildings, and keep your opponent from placing theirs."
+    ),
 )

@@ -12,11 +12,15 @@ from __future__ import annotations
 import json
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
+from games.engine.cathedral.view import CATHEDRAL_OWNER, DASH
 from games.kinds.cathedral.outline import outline
+from games.kinds.cathedral.words import Words, words
 from games.models import Game
+from games.words import say
 
 
 def label(col: int, row: int) -> str:
@@ -35,14 +39,48 @@ def footprint(
     return BUILDINGS_OF[version][building]["sides"][side][turn]
 
 
-def named(text: str, player: int | None, seen: dict, names: list[str]) -> str:
-    """A log sentence with the player's name beside their colour: "ann (Light) placed…"."""
-    if player is None:
-        return text
-    colour = role_of(player, seen).title()
-    if text.startswith(colour + " "):
-        return f"{names[player]} ({colour}){text[len(colour) :]}"
-    return text
+def named(entry: dict, seen: dict, names: list[str], said: Words | None = None) -> str:
+    """A log entry in the viewer's language, the player's name beside their colour: "ann
+    (Light) placed the Tower on D4-F6, claimed 7 squares"; a pass as the engine says it."""
+    said = said or words()
+    if entry["kind"] != "place":
+        return said.remembered((entry["text"],), lambda: say(entry["text"]))
+    player = entry["player"]
+    side = role_of(player, seen)
+    who = said.player_as[side] % {"name": names[player]}
+    return said.remembered((entry["text"], who), lambda: _placed(entry, who, side, said))
+
+
+def _placed(entry: dict, who: str, side: str, said: Words) -> str:
+    values = {
+        "player": who,
+        "piece": said.thing[entry["action"]["building"]],
+        "span": _span(entry["cells"]),
+    }
+    count = len(entry["claimed"])
+    if not count and not entry["captures"]:
+        return said.placed % values
+    captured = [_capture(c, seen_side=side, said=said) for c in entry["captures"]]
+    if captured:
+        values["taken"] = said.listed(captured)
+    return said.claimed(count, bool(captured)) % {**values, "count": count}
+
+
+def _capture(capture: dict, seen_side: str, said: Words) -> str:
+    if capture["owner"] == CATHEDRAL_OWNER:
+        return said.cathedral_out
+    # What a player captures is the opponent's.
+    other = "dark" if seen_side == "light" else "light"
+    return said.captured[(other, capture["building"])]
+
+
+def _span(cells: list[str]) -> str:
+    """The corners of the squares' bounding box joined by an en dash ("D4-F6"), or the one
+    square's label."""
+    cols = [cell[0] for cell in cells]
+    rows = [int(cell[1:]) for cell in cells]
+    first, last = f"{min(cols)}{min(rows)}", f"{max(cols)}{max(rows)}"
+    return first if first == last else f"{first}{DASH}{last}"
 
 
 def page_context(game: Game, state, before, base: dict, pick: str | None) -> dict:
@@ -57,14 +95,15 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     mine = seat is not None and game.status == Game.Status.ACTIVE and seen["to_decide"] == seat
     mine = mine and not base.get("replay")
     legal = _placements(rules.legal_actions(state)) if mine else {}
-    picked = _parse_pick(pick, legal)
+    said = words()
+    picked = _parse_pick(pick, legal, said)
     before = rules.view(before, seat)
     changed = _changed_cells(before, seen)
     return {
         "view": seen,
-        "rows": city_rows(seen, legal, picked, changed),
-        "hands": hands(seen, names, legal, picked, seat),
-        "players": player_panels(seen, names, seat, base["clocks"], before),
+        "rows": city_rows(seen, legal, picked, changed, said),
+        "hands": hands(seen, names, legal, picked, seat, said),
+        "players": player_panels(seen, names, seat, base["clocks"], before, said),
         "picked": picked,
         "ghost": _ghost_data(seen, legal, picked, seat),
         "placing": _placing_side(seen, picked, seat),
@@ -72,8 +111,8 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
         "turn_choices": _turn_choices(legal, picked),
         "your_turn": mine,
         "prompt": prompt(seen, seat, picked, mine),
-        "last_move": last_move(seen, names),
-        "turns": log_entries(seen, names),
+        "last_move": last_move(seen, names, said),
+        "turns": log_entries(seen, names, said),
         "result": result_line(seen, names, seat),
         "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
         "confirm": base["prefs"].confirms(live=game.clock_control.live),
@@ -94,7 +133,7 @@ def _placements(actions) -> dict[str, dict[int, dict[tuple[int, int], dict]]]:
     return out
 
 
-def _parse_pick(pick: str | None, legal: dict) -> dict:
+def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
     """The clicks so far, kept only as far as they are legal now (a stale pick falls back)."""
     parts = (pick or "").split(".")
     building = parts[0] if parts and parts[0] in legal else None
@@ -102,7 +141,7 @@ def _parse_pick(pick: str | None, legal: dict) -> dict:
         return {}
     picked: dict = {
         "building": building,
-        "name": engine.BUILDINGS[building]["name"],
+        "name": said.name[building],
         "turnable": len(legal[building]) > 1,
     }
     cell = _cell_of(parts[1]) if len(parts) > 1 else None
@@ -135,7 +174,7 @@ def _turn_choices(legal: dict, picked: dict) -> list[dict]:
     turns = picked["turns"]
     following = turns[(turns.index(picked["turn"]) + 1) % len(turns)]
     query = f"{picked['building']}.{picked['label']}.{following}"
-    return [{"query": query, "label": "Turn it"}]
+    return [{"query": query, "label": _("Turn it")}]
 
 
 def _placing_side(seen: dict, picked: dict, seat: int | None) -> str:
@@ -177,7 +216,9 @@ def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
     return out
 
 
-def city_rows(seen: dict, legal: dict, picked: dict, changed: dict) -> list[list[dict]]:
+def city_rows(
+    seen: dict, legal: dict, picked: dict, changed: dict, said: Words
+) -> list[list[dict]]:
     anchors: set[tuple[int, int]] = set()
     if picked and "cell" not in picked:
         for cells in legal[picked["building"]].values():
@@ -187,7 +228,7 @@ def city_rows(seen: dict, legal: dict, picked: dict, changed: dict) -> list[list
     for row in range(SIZE):
         line = []
         for col in range(SIZE):
-            line.append(_cell(seen, col, row, anchors, ghost, changed, picked))
+            line.append(_cell(seen, col, row, anchors, ghost, changed, picked, said))
         rows.append(line)
     return rows
 
@@ -204,40 +245,43 @@ def _ghost_cells(seen: dict, picked: dict) -> list[tuple[int, int]]:
     ]
 
 
-def _cell(seen, col, row, anchors, ghost, changed, picked) -> dict:
+def _cell(seen, col, row, anchors, ghost, changed, picked, said: Words) -> dict:
     piece = seen["cells"][row][col]
     owner = seen["territory"][row][col]
     classes = ["cell"]
-    words = []
+    spoken = []
     if piece:
         who = "cathedral" if piece["owner"] == "cathedral" else role_of(piece["owner"], seen)
         classes.append("cathedral-piece" if who == "cathedral" else who)
         classes.extend(_edges(seen, col, row, piece["piece"]))
-        name = engine.BUILDINGS[piece["building"]]["name"]
-        words.append(name if who == "cathedral" else f"{who.title()}'s {name}")
+        building = piece["building"]
+        spoken.append(said.name[building] if who == "cathedral" else said.owned[(who, building)])
     if owner is not None:
         classes.append(f"t-{role_of(owner, seen)}")
-        words.append(f"{role_of(owner, seen).title()}'s territory")
+        spoken.append(said.land[role_of(owner, seen)])
     mark = changed.get((col, row))
     if mark:
         classes.append(mark)
         if mark == "captured":
-            words.append("emptied by a capture in the last move")
+            spoken.append(said.emptied)
     if (col, row) in ghost:
         classes.append("ghost")
-        words.append(f"the {picked['name']} would go here")
+        spoken.append(said.ghost[picked["building"]])
     if picked.get("cell") == (col, row):
         classes.append("picked")
     query = None
     if (col, row) in anchors:
         classes.append("target")
         query = f"{picked['building']}.{label(col, row)}"
+    key = label(col, row)
+    values = {"cell": key, "what": ", ".join(spoken) or said.empty}
     return {
         "col": col,
         "row": row,
-        "key": label(col, row),
+        "key": key,
         "classes": " ".join(classes),
-        "label": ", ".join(words) or "empty",
+        "label": (said.target if query else said.cell) % values,
+        "titled": bool(spoken),
         "query": query,
     }
 
@@ -256,7 +300,9 @@ def _edges(seen: dict, col: int, row: int, piece: int) -> list[str]:
 # -- hands and players -------------------------------------------------------------------------
 
 
-def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | None) -> list[dict]:
+def hands(
+    seen: dict, names: list[str], legal: dict, picked: dict, seat: int | None, said: Words
+) -> list[dict]:
     out = []
     for player in _seat_order(seat):
         role = role_of(player, seen)
@@ -264,9 +310,17 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
         for entry in seen["hands"][player]["buildings"]:
             key = entry["building"]
             squares = footprint(key, role, 0, seen["rules_version"])
+            name = said.name[key]
+            count = entry["count"]
             buildings.append(
                 {
                     **entry,
+                    "name": name,
+                    "spoken": (
+                        said.choose_it % {"piece": name}
+                        if count == 1
+                        else said.choose_copies % {"piece": name, "count": count}
+                    ),
                     "squares_at": squares,
                     "grid": _mini_grid(squares),
                     "drawn": outline(squares),
@@ -279,12 +333,15 @@ def hands(seen: dict, names: list[str], legal: dict, picked: dict, seat: int | N
                 "seat": player,
                 "name": names[player],
                 "role": role,
+                "side": said.side[role],
                 "buildings": buildings,
                 "unplaced": seen["hands"][player]["unplaced_squares"],
             }
         )
     if seat is not None and "cathedral" in legal:
         out[0]["cathedral"] = {
+            "name": said.name["cathedral"],
+            "spoken": said.choose_it % {"piece": said.name["cathedral"]},
             "grid": _mini_grid(footprint("cathedral", "light", 0)),
             "drawn": outline(footprint("cathedral", "light", 0, seen["rules_version"])),
             "picked": picked.get("building") == "cathedral",
@@ -305,7 +362,7 @@ def _mini_grid(squares: list) -> list[list[bool]]:
     return [[(c, r) in filled for c in range(width)] for r in range(height)]
 
 
-def player_panels(seen, names, seat, clocks, before) -> list[dict]:
+def player_panels(seen, names, seat, clocks, before, said: Words) -> list[dict]:
     panels = []
     for player in (0, 1):
         hand = seen["hands"][player]
@@ -315,10 +372,16 @@ def player_panels(seen, names, seat, clocks, before) -> list[dict]:
                 "name": names[player],
                 "you": player == seat,
                 "role": role_of(player, seen),
+                "side": said.side[role_of(player, seen)],
                 "deciding": seen["to_decide"] == player,
                 "unplaced": hand["unplaced_squares"],
                 "left": sum(b["count"] for b in hand["buildings"]),
                 "changed": hand["unplaced_squares"] != before["hands"][player]["unplaced_squares"],
+                "mark": (
+                    "changed"
+                    if hand["unplaced_squares"] != before["hands"][player]["unplaced_squares"]
+                    else ""
+                ),
                 "clock": clocks[player],
             }
         )
@@ -333,14 +396,19 @@ def prompt(seen: dict, seat: int | None, picked: dict, mine: bool) -> str:
         return ""
     if not picked:
         if seen["cathedral_due"]:
-            return "Your turn: place the Cathedral first, then your own building."
-        return "Your turn: choose one of your buildings to place."
+            return _("Your turn: place the Cathedral first, then your own building.")
+        return _("Your turn: choose one of your buildings to place.")
     if "cell" not in picked:
-        return f"{picked['name']}: choose a highlighted cell for its centre square."
-    return f"{picked['name']} on {picked['label']}: turn it, or place it here."
+        return _("%(piece)s: choose a highlighted cell for its centre square.") % {
+            "piece": picked["name"]
+        }
+    return _("%(piece)s on %(cell)s: turn it, or place it here.") % {
+        "piece": picked["name"],
+        "cell": picked["label"],
+    }
 
 
-def last_move(seen: dict, names: list[str]) -> dict:
+def last_move(seen: dict, names: list[str], said: Words) -> dict:
     """The trailing run of one player's placements, with any pass that came after them."""
     placed = [e for e in seen["log"] if e["kind"] == "place"]
     if not placed:
@@ -354,12 +422,12 @@ def last_move(seen: dict, names: list[str]) -> dict:
     run.reverse()
     return {
         "player": player,
-        "text": "; ".join(named(e["text"], e["player"], seen, names) for e in run),
+        "text": "; ".join(named(e, seen, names, said) for e in run),
         "first_seq": run[0]["seq"],
     }
 
 
-def log_entries(seen: dict, names: list[str]) -> list[dict]:
+def log_entries(seen: dict, names: list[str], said: Words) -> list[dict]:
     """The log, newest first: each placement with its claim or capture, and each pass."""
     out = []
     for number, entry in enumerate(seen["log"], start=1):
@@ -368,7 +436,7 @@ def log_entries(seen: dict, names: list[str]) -> list[dict]:
             {
                 "number": number,
                 "player": player,
-                "text": named(entry["text"], player, seen, names),
+                "text": named(entry, seen, names, said),
                 "cells": entry["cells"],
             }
         )
@@ -381,14 +449,28 @@ def result_line(seen: dict, names: list[str], seat: int | None) -> str:
         return ""
     left = [seen["hands"][p]["unplaced_squares"] for p in (0, 1)]
     if len(seen["winners"]) == 2:
-        return f"A draw: both players have {left[0]} unplaced squares."
+        return ngettext(
+            "A draw: both players have %(count)d unplaced square.",
+            "A draw: both players have %(count)d unplaced squares.",
+            left[0],
+        ) % {"count": left[0]}
     winner = seen["winners"][0]
     loser = 1 - winner
-    who = "You win" if winner == seat else f"{names[winner]} wins"
-    return (
-        f"{who}: {left[winner]} unplaced square{'s' if left[winner] != 1 else ''} "
-        f"against {left[loser]} for {names[loser]}."
-    )
+    values = {"count": left[winner], "other": left[loser], "name": names[loser]}
+    if winner == seat:
+        return (
+            ngettext(
+                "You win: %(count)d unplaced square against %(other)d for %(name)s.",
+                "You win: %(count)d unplaced squares against %(other)d for %(name)s.",
+                left[winner],
+            )
+            % values
+        )
+    return ngettext(
+        "%(winner)s wins: %(count)d unplaced square against %(other)d for %(name)s.",
+        "%(winner)s wins: %(count)d unplaced squares against %(other)d for %(name)s.",
+        left[winner],
+    ) % {**values, "winner": names[winner]}
 
 
 def final_score(scores: list[int], names: list[str]) -> str:
@@ -401,12 +483,13 @@ def final_score(scores: list[int], names: list[str]) -> str:
 
 def rules_context() -> dict:
     """The buildings as the rules page draws them: each side's shape, its squares, its count."""
+    said = words()
     buildings = []
     for key, data in engine.BUILDINGS.items():
         buildings.append(
             {
                 "key": key,
-                "name": data["name"],
+                "name": said.name[key],
                 "squares": data["squares"],
                 "count": data.get("count", 1),
                 "light": _mini_grid(footprint(key, "light", 0)),
@@ -415,6 +498,23 @@ def rules_context() -> dict:
             }
         )
     return {"buildings": buildings}
+
+
+def describe_placement(state: engine.State, action: engine.Action) -> str:
+    """A legal placement in the viewer's language, with what it would claim and capture:
+    "place the Tower on D4-F6, claiming 7 squares" (a hint's words)."""
+    said = words()
+    entry = engine.view(engine.apply_action(state, action), None)["log"]
+    entry = next(e for e in reversed(entry) if e["kind"] == "place")
+    values = {"piece": said.thing[action.building], "span": _span(entry["cells"])}
+    count = len(entry["claimed"])
+    if not count and not entry["captures"]:
+        return said.place % values
+    side = role_of(entry["player"], engine.view(state, None))
+    captured = [_capture(c, seen_side=side, said=said) for c in entry["captures"]]
+    if captured:
+        values["taken"] = said.listed(captured)
+    return said.claimed(count, bool(captured), ahead=True) % {**values, "count": count}
 
 
 def hint_marks(state: engine.State, action: engine.Action) -> dict:
