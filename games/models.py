@@ -51,6 +51,18 @@ class Ending:
     }
 
 
+def result_words(result: str) -> str:
+    """A game's result for one player ("won", "lost", "shared"; anything else: none), in the
+    active language."""
+    if result == "won":
+        return pgettext("result", "won")
+    if result == "lost":
+        return pgettext("result", "lost")
+    if result == "shared":
+        return pgettext("result", "shared")
+    return pgettext("result", "no result")
+
+
 def termination_words(termination: str) -> str:
     """How a game ended (``Game.termination``) in the active language: an ending off the board
     in the site's words, an ending by the rules in its engine's (marked with ``N_`` there)."""

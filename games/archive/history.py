@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.timesince import timesince
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games import kinds
-from games.models import Action, Game, termination_words
+from games.models import Action, Game, result_words, termination_words
 from games.web import errors
 
 PER_PAGE = 25
@@ -180,17 +180,6 @@ CSV_COLUMNS = (
     pgettext_lazy("csv column", "ending"),
     pgettext_lazy("csv column", "replay"),
 )
-
-
-def result_words(result: str) -> str:
-    """A result for one player (``Game.result_for``, or "none"), in the active language."""
-    if result == "won":
-        return pgettext("result", "won")
-    if result == "lost":
-        return pgettext("result", "lost")
-    if result == "shared":
-        return pgettext("result", "shared")
-    return pgettext("result", "no result")
 
 
 def csv_line(request: HttpRequest, row: dict) -> list:

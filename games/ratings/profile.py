@@ -9,14 +9,13 @@ from collections import defaultdict
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games import kinds
-from games.models import Game, Rating, RatingChange, Speed
+from games.models import Game, Rating, RatingChange, Speed, result_words
 from games.ratings.chart import Point, chart
 from games.ratings.service import Standing, shown
 
-RESULT_WORDS = {1.0: "won", 0.5: "shared", 0.0: "lost"}  # said by result_words
+RESULT_WORDS = {1.0: "won", 0.5: "shared", 0.0: "lost"}
 OPPONENTS_SHOWN = 30
 
 
@@ -51,7 +50,12 @@ def ratings(person, viewer) -> list[dict]:
             words = _(
                 "%(rating)s (%(change)s) on %(date)s: game %(game)s against %(opponent)s, "
                 "%(result)s"
-            ) % {**said, "game": game_id, "opponent": opponent, "result": result_words(score)}
+            ) % {
+                **said,
+                "game": game_id,
+                "opponent": opponent,
+                "result": result_words(RESULT_WORDS.get(score, "")),
+            }
             url = reverse("games:detail", args=[game_id])
         else:
             words = _("%(rating)s (%(change)s) on %(date)s: a private game") % said
@@ -73,16 +77,6 @@ def ratings(person, viewer) -> list[dict]:
             }
         )
     return rows
-
-
-def result_words(score: float) -> str:
-    """A rated game's result for one player: won, shared or lost, in the active language."""
-    result = RESULT_WORDS.get(score, "")
-    if result == "won":
-        return pgettext("result", "won")
-    if result == "shared":
-        return pgettext("result", "shared")
-    return pgettext("result", "lost") if result else ""
 
 
 def results(person, viewer) -> dict:
