@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils import formats, timezone
+from django.utils.translation import pgettext
 
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28  # margins for the axes' labels
@@ -88,7 +89,7 @@ def chart(points: list[Point]) -> Chart | None:
 
 def _day(at: datetime) -> str:
     """The day of ``at`` in the viewer's zone, as their language writes a short date."""
-    return formats.date_format(timezone.localtime(at), "j M Y")
+    return formats.date_format(timezone.localtime(at), pgettext("date format: a day", "j M Y"))
 
 
 def _range(low: float, high: float, every: float) -> list[float]:

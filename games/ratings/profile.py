@@ -9,6 +9,7 @@ from collections import defaultdict
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import kinds
 from games.models import Game, Rating, RatingChange, Speed, result_words
@@ -44,7 +45,9 @@ def ratings(person, viewer) -> list[dict]:
         said = {
             "rating": round(after),
             "change": f"{round(after) - round(before):+d}",
-            "date": formats.date_format(timezone.localtime(at), "j M Y"),
+            "date": formats.date_format(
+                timezone.localtime(at), pgettext("date format: a day", "j M Y")
+            ),
         }
         if seen:
             words = _(

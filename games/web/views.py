@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -586,7 +586,8 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
         except ValueError as error:
             leave.add_error("days", str(error))
         else:
-            until = formats.date_format(timezone.localtime(started.ends_at), "j M Y, H:i T")
+            when = pgettext("date format: a day, hour and zone", "j M Y, H:i T")
+            until = formats.date_format(timezone.localtime(started.ends_at), when)
             messages.info(request, _("You are on vacation until %(until)s.") % {"until": until})
             return redirect("settings")
     return _settings_page(request, leave=leave)
