@@ -2,7 +2,8 @@
 
 A clock is never ticked in the database: it is a value read off the game's start, the times of
 its decisions and who must decide now, as lichess does. Nothing here knows a game's rules, so
-every game on the site gets the same clocks; and nothing here imports Django.
+every game on the site gets the same clocks; nothing here reads the database, and only the words
+a player reads come from Django (its translations, in the active language).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from django.utils.translation import gettext, ngettext, pgettext
 
 NO_CLOCK = "none"
 CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 10, 14)
@@ -70,32 +73,47 @@ class TimeControl:
 
     @property
     def speed(self) -> str:
-        """The speed class: "correspondence", "live", or "untimed"."""
+        """The speed class: "correspondence", "live", or "untimed" (a key, not words)."""
         if self.correspondence:
             return "correspondence"
         return "live" if self.live else "untimed"
 
     @property
+    def speed_label(self) -> str:
+        """The speed class in the player's words, as a rating is named by it."""
+        if self.correspondence:
+            return pgettext("speed", "correspondence")
+        return pgettext("speed", "live") if self.live else pgettext("speed", "untimed")
+
+    @property
     def label(self) -> str:
         if self.days:
-            return f"{self.days} day{'s' if self.days > 1 else ''} per move"
+            return ngettext("%(days)d day per move", "%(days)d days per move", self.days) % {
+                "days": self.days
+            }
         if self.minutes:
-            return f"live {self.minutes}+{self.increment}"
-        return "no clock"
+            return gettext("live %(minutes)d+%(increment)d") % {
+                "minutes": self.minutes,
+                "increment": self.increment,
+            }
+        return gettext("no clock")
 
     @property
     def description(self) -> str:
         if self.days:
-            return (
-                f"Correspondence: {self.label}; the time refills after each decision. "
-                "A player who runs out of time loses."
-            )
+            return ngettext(
+                "Correspondence: %(days)d day per move; the time refills after each decision. "
+                "A player who runs out of time loses.",
+                "Correspondence: %(days)d days per move; the time refills after each decision. "
+                "A player who runs out of time loses.",
+                self.days,
+            ) % {"days": self.days}
         if self.minutes:
-            return (
-                f"Live: {self.minutes} minutes for each player, plus {self.increment} seconds "
-                "after each decision. A player who runs out of time loses."
-            )
-        return "No clock: a friendly game that never times out."
+            return gettext(
+                "Live: %(minutes)d minutes for each player, plus %(increment)d seconds after "
+                "each decision. A player who runs out of time loses."
+            ) % {"minutes": self.minutes, "increment": self.increment}
+        return gettext("No clock: a friendly game that never times out.")
 
     def show(self, left: timedelta | None) -> str:
         """Time left as this control's clock shows it: in words, or to the second if live."""
@@ -114,13 +132,21 @@ class TimeControl:
 
 
 def choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The time controls a creator may choose, grouped as a form's select shows them."""
+    """The time controls a creator may choose, grouped as a form's select shows them, in the
+    active language (a form field calls this each time it is drawn)."""
     correspondence = [(f"{d}d", TimeControl(days=d).label) for d in CORRESPONDENCE_DAYS]
-    live = [(f"{m}+{i}", f"{m} minutes + {i} seconds per move") for m, i in LIVE_CONTROLS]
+    live = [
+        (
+            f"{m}+{i}",
+            gettext("%(minutes)d minutes + %(seconds)d seconds per move")
+            % {"minutes": m, "seconds": i},
+        )
+        for m, i in LIVE_CONTROLS
+    ]
     return [
-        ("Correspondence", correspondence),
-        ("Live", live),
-        ("Friendly", [(NO_CLOCK, "no clock (never times out)")]),
+        (pgettext("clock", "Correspondence"), correspondence),
+        (pgettext("clock", "Live"), live),
+        (pgettext("clock", "Friendly"), [(NO_CLOCK, gettext("no clock (never times out)"))]),
     ]
 
 
@@ -260,6 +286,23 @@ def warning_due(control: TimeControl, reading: Reading) -> bool:
     return left is not None and left <= control.per_decision * (1 - WARN_AT)
 
 
+def unit_words(name: str, count: int) -> str:
+    """The words for ``count`` of the clock's unit ``name`` ("day", "hour", "minute",
+    "second"), their number still a ``%(count)d`` placeholder: the game page's script counts
+    down with the same words (``games.web.presenters.page_words``)."""
+    if name == "day":
+        return ngettext("%(count)d day", "%(count)d days", count)
+    if name == "hour":
+        return ngettext("%(count)d hour", "%(count)d hours", count)
+    if name == "minute":
+        return ngettext("%(count)d minute", "%(count)d minutes", count)
+    return ngettext("%(count)d second", "%(count)d seconds", count)
+
+
+def unit(count: int, name: str) -> str:
+    return unit_words(name, count) % {"count": count}
+
+
 def words(left: timedelta | None) -> str:
     """A correspondence clock in words: "2 days 4 hours", "3 hours 12 minutes", "40 seconds"."""
     if left is None:
@@ -268,10 +311,6 @@ def words(left: timedelta | None) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-
-    def unit(n: int, name: str) -> str:
-        return f"{n} {name}{'' if n == 1 else 's'}"
-
     if days:
         return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
     if hours:

@@ -6,6 +6,7 @@ engine (see ``games.play.states.load_state``).
 
 from __future__ import annotations
 
+import re
 import secrets
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -40,6 +42,63 @@ class Ending:
     NO_RESULT = (ABORTED, ABANDONED)
     OUT_OF_TIME = (TIMEOUT, ABANDONED)  # the clock of the player who ended it ran out
     BY_HAND = (RESIGNATION, ABORTED)  # chosen by the player who ended the game
+
+    WORDS = {
+        TIMEOUT: pgettext_lazy("ending", "time ran out"),
+        RESIGNATION: pgettext_lazy("ending", "resignation"),
+        ABORTED: pgettext_lazy("ending", "aborted"),
+        ABANDONED: pgettext_lazy("ending", "abandoned"),
+        REFEREE: pgettext_lazy("ending", "referee's decision"),
+    }
+
+
+def result_words(result: str) -> str:
+    """A game's result for one player ("won", "lost", "shared"; anything else: none), in the
+    active language."""
+    if result == "won":
+        return pgettext("result", "won")
+    if result == "lost":
+        return pgettext("result", "lost")
+    if result == "shared":
+        return pgettext("result", "shared")
+    return pgettext("result", "no result")
+
+
+def termination_words(termination: str) -> str:
+    """How a game ended (``Game.termination``) in the active language: an ending off the board
+    in the site's words, an ending by the rules in its engine's (marked with ``N_`` there)."""
+    if not termination:
+        return ""
+    if termination in Ending.WORDS:
+        return str(Ending.WORDS[termination])
+    return gettext(termination)
+
+
+# Why a game asked to be rated is casual (``Game.casual_reason``, set by games.ratings): kept in
+# English in the row, said in the reader's language by ``casual_words``.
+CASUAL_UNTIMED = "untimed games are never rated: a player could stall forever"
+CASUAL_COMPUTER = "games against the computer are never rated"
+CASUAL_PAIRED = "these two players have begun {count} rated games together in the last 24 hours"
+_CASUAL_PAIRED = re.compile(
+    "^" + re.escape(CASUAL_PAIRED).replace(re.escape("{count}"), r"(\d+)") + "$"
+)
+
+
+def casual_words(reason: str) -> str:
+    """A stored ``casual_reason`` in the active language (one not known, as it is)."""
+    if reason == CASUAL_UNTIMED:
+        return gettext("untimed games are never rated: a player could stall forever")
+    if reason == CASUAL_COMPUTER:
+        return gettext("games against the computer are never rated")
+    paired = _CASUAL_PAIRED.match(reason)
+    if paired:
+        count = int(paired[1])
+        return ngettext(
+            "these two players have begun %(count)d rated game together in the last 24 hours",
+            "these two players have begun %(count)d rated games together in the last 24 hours",
+            count,
+        ) % {"count": count}
+    return reason
 
 
 class GameQuerySet(models.QuerySet):
@@ -82,15 +141,15 @@ class GameQuerySet(models.QuerySet):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for an opponent"
-        ACTIVE = "active", "in play"
-        FINISHED = "finished", "finished"
-        CANCELLED = "cancelled", "cancelled"
-        ABORTED = "aborted", "aborted"
+        OPEN = "open", pgettext_lazy("game status", "waiting for an opponent")
+        ACTIVE = "active", pgettext_lazy("game status", "in play")
+        FINISHED = "finished", pgettext_lazy("game status", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("game status", "cancelled")
+        ABORTED = "aborted", pgettext_lazy("game status", "aborted")
 
     class Edition(models.TextChoices):
-        E2010 = "2010", "2010 (the King)"
-        E2022 = "2022", "2022 (the Queen, with the Jester)"
+        E2010 = "2010", _("2010 (the King)")
+        E2022 = "2022", _("2022 (the Queen, with the Jester)")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -181,7 +240,8 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        return " vs ".join(self.names)
+        first, second = self.names
+        return gettext("%(first)s vs %(second)s") % {"first": first, "second": second}
 
     @property
     def names(self) -> list[str]:
@@ -209,11 +269,17 @@ class Game(models.Model):
     @property
     def rated_label(self) -> str:
         """ "rated", "casual", or "casual: <why>" (a game asked to be rated that a rule made
-        casual), for the lobby and the game's pages."""
+        casual), for the lobby and the game's pages, in the active language."""
         if self.rated:
-            return "rated"
-        label = f"casual: {self.casual_reason}" if self.casual_reason else "casual"
-        return f"{label}, hints allowed" if self.hints else label
+            return pgettext("game", "rated")
+        if self.casual_reason:
+            why = casual_words(self.casual_reason)
+            if self.hints:
+                return gettext("casual: %(why)s, hints allowed") % {"why": why}
+            return gettext("casual: %(why)s") % {"why": why}
+        if self.hints:
+            return gettext("casual, hints allowed")
+        return pgettext("game", "casual")
 
     @property
     def over(self) -> bool:
@@ -505,8 +571,8 @@ class RefereeDecision(models.Model):
     ratings recomputed from stored results can see what was decided by hand, and why."""
 
     class Kind(models.TextChoices):
-        ABORT = "abort", "aborted the game"
-        RESULT = "result", "set the result"
+        ABORT = "abort", _("aborted the game")
+        RESULT = "result", _("set the result")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="referee_decisions")
     referee = models.ForeignKey(
@@ -533,9 +599,9 @@ class Computer(models.Model):
     """A computer player: the account it plays under, and the level of its bot."""
 
     class Level(models.TextChoices):
-        RANDOM = "random", "Random moves"
-        GREEDY = "greedy", "Greedy"
-        SEARCH = "search", "Monte Carlo search"
+        RANDOM = "random", _("Random moves")
+        GREEDY = "greedy", _("Greedy")
+        SEARCH = "search", _("Monte Carlo search")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="computer"
@@ -552,8 +618,8 @@ class Computer(models.Model):
 class Speed(models.TextChoices):
     """A rating's speed class: the clock a game is played on (untimed games are never rated)."""
 
-    LIVE = "live", "live"
-    CORRESPONDENCE = "correspondence", "correspondence"
+    LIVE = "live", pgettext_lazy("speed", "live")
+    CORRESPONDENCE = "correspondence", pgettext_lazy("speed", "correspondence")
 
 
 class Rating(models.Model):

@@ -14,12 +14,15 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.timesince import timesince
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games import kinds
-from games.models import Action, Game
+from games.models import Action, Game, result_words, termination_words
 from games.web import errors
 
 PER_PAGE = 25
@@ -29,25 +32,28 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class HistoryFilter(forms.Form):
-    kind = forms.ChoiceField(required=False, label="Game")
+    kind = forms.ChoiceField(required=False, label=pgettext_lazy("kind of game", "Game"))
     edition = forms.ChoiceField(
-        required=False, choices=[("", "any edition"), *Game.Edition.choices]
+        required=False,
+        label=_("Edition"),
+        choices=[("", _("any edition")), *Game.Edition.choices],
     )
     result = forms.ChoiceField(
         required=False,
+        label=_("Result"),
         choices=[
-            ("", "any result"),
-            ("won", "won"),
-            ("lost", "lost"),
-            ("shared", "shared"),
-            ("none", "no result"),
+            ("", _("any result")),
+            ("won", pgettext_lazy("result", "won")),
+            ("lost", pgettext_lazy("result", "lost")),
+            ("shared", pgettext_lazy("result", "shared")),
+            ("none", pgettext_lazy("result", "no result")),
         ],
     )
-    opponent = forms.CharField(required=False, max_length=150)
+    opponent = forms.CharField(required=False, max_length=150, label=_("Opponent"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [("", "any game"), *kinds.choices()]
+        self.fields["kind"].choices = [("", _("any game")), *kinds.choices()]
 
     def apply(self, games: QuerySet, person) -> QuerySet:
         """The games that pass the filters given; a garbled filter is left out, not an error."""
@@ -108,6 +114,8 @@ def history_row(game: Game, person) -> dict:
         "opponent": game.player(other),
         "first_mover": mover.username if mover else "",
         "result": game.result_for(person) or "none",
+        "result_words": result_words(game.result_for(person) or "none"),
+        "ending": termination_words(game.termination),
         "score": scores[seat],
         "opponent_score": scores[other],
         "length": length,
@@ -119,7 +127,7 @@ def history_row(game: Game, person) -> dict:
 def history(request: HttpRequest, username: str) -> HttpResponse:
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
-        return errors.not_found_page(request, f"No player called {username}.")
+        return errors.not_found_page(request, errors.no_player(username))
     filters = HistoryFilter(request.GET)
     games = filters.apply(games_over(person, request.user), person)
     page = Paginator(games, PER_PAGE).get_page(request.GET.get("page"))
@@ -139,7 +147,7 @@ def history_csv(request: HttpRequest, username: str) -> HttpResponse:
     """The whole filtered list, one game a line, for a spreadsheet."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
-        return errors.not_found_page(request, f"No player called {username}.")
+        return errors.not_found_page(request, errors.no_player(username))
     games = HistoryFilter(request.GET).apply(games_over(person, request.user), person)
     response = HttpResponse(
         content_type="text/csv; charset=utf-8",
@@ -150,33 +158,37 @@ def history_csv(request: HttpRequest, username: str) -> HttpResponse:
         },
     )
     writer = csv.writer(response)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(str(column) for column in CSV_COLUMNS)
     for game in games.iterator(chunk_size=500):
         writer.writerow(safe_cell(cell) for cell in csv_line(request, history_row(game, person)))
     return response
 
 
 CSV_COLUMNS = (
-    "finished",
-    "game",
-    "url",
-    "kind",
-    "options",
-    "opponent",
-    "first move by",
-    "result",
-    "score",
-    "opponent score",
-    "actions",
-    "duration (seconds)",
-    "ending",
-    "replay",
+    pgettext_lazy("csv column", "finished"),
+    pgettext_lazy("csv column", "game"),
+    pgettext_lazy("csv column", "url"),
+    pgettext_lazy("csv column", "kind"),
+    pgettext_lazy("csv column", "options"),
+    pgettext_lazy("csv column", "opponent"),
+    pgettext_lazy("csv column", "first move by"),
+    pgettext_lazy("csv column", "result"),
+    pgettext_lazy("csv column", "score"),
+    pgettext_lazy("csv column", "opponent score"),
+    pgettext_lazy("csv column", "actions"),
+    pgettext_lazy("csv column", "duration (seconds)"),
+    pgettext_lazy("csv column", "ending"),
+    pgettext_lazy("csv column", "replay"),
 )
 
 
 def csv_line(request: HttpRequest, row: dict) -> list:
     game = row["game"]
-    finished = game.finished_at.isoformat(timespec="seconds") if game.finished_at else ""
+    finished = (
+        timezone.localtime(game.finished_at).isoformat(timespec="seconds")
+        if game.finished_at
+        else ""
+    )
     seconds = int(row["length"].total_seconds()) if row["length"] is not None else ""
     return [
         finished,
@@ -186,12 +198,12 @@ def csv_line(request: HttpRequest, row: dict) -> list:
         kinds.summary(game),
         row["opponent"].username if row["opponent"] else "",
         row["first_mover"],
-        row["result"],
+        result_words(row["result"]),
         "" if row["score"] is None else row["score"],
         "" if row["opponent_score"] is None else row["opponent_score"],
         game.seq,
         seconds,
-        game.termination,
+        termination_words(game.termination),
         request.build_absolute_uri(reverse("games:replay", args=[game.pk])),
     ]
 

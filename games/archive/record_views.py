@@ -73,7 +73,9 @@ def import_record(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("record")
     text = upload.read(IMPORT_MAX_BYTES + 1) if upload else request.POST.get("text", "")
     if len(text) > IMPORT_MAX_BYTES:
-        return _refused(request, f"That record is over {IMPORT_MAX_BYTES // 1024} KB.")
+        return _refused(
+            request, _("That record is over %(size)d KB.") % {"size": IMPORT_MAX_BYTES // 1024}
+        )
     try:
         data = json.loads(text or "null")
     except UnicodeDecodeError:
@@ -90,7 +92,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
         record = records.read(data)
         if record.result is None:
             raise records.RecordError(
-                "only the record of a game that is over can be imported: this one is still going"
+                _("only the record of a game that is over can be imported: this one is still going")
             )
         records.replay(record)
     except records.RecordError as error:

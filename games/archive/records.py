@@ -14,15 +14,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games import kinds
 from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
-from games.models import Ending, Game
+from games.models import Ending, Game, termination_words
 from games.play.services import ENDINGS, ending_words
 from games.play.states import load_state
+from games.words import say
 
 RECORD_FORMAT = "basilica-online/game-record"
 FORMAT_VERSION = 1
@@ -142,31 +145,44 @@ def text_log(game: Game) -> str:
     names = _names(game)
     view = game.engine.view(load_state(game), None)
     times = dict(_actions_of(game).values_list("seq", "created_at"))
-    lines = [*_header(game, names), "", "Actions (times in UTC):"]
+    zone = timezone.get_current_timezone_name()
+    lines = [*_header(game, names), "", _("Actions (times in %(zone)s):") % {"zone": zone}]
     for entry in view["log"]:
         if entry.get("kind") == "pass":
-            lines.append(f"    {entry['text']}")
+            lines.append(f"    {say(entry['text'])}")
             continue
         seq = entry["seq"]
-        lines.append(f"{seq}. {_minute(times.get(seq))} {names[entry['player']]}: {entry['text']}")
+        said = say(entry["text"])
+        lines.append(f"{seq}. {_minute(times.get(seq))} {names[entry['player']]}: {said}")
     if not view["log"]:
-        lines.append("(none yet)")
+        lines.append(_("(none yet)"))
     return "\n".join(lines) + "\n"
 
 
 def _header(game: Game, names: list[str]) -> list[str]:
     kind = kinds.get(game.kind)
+    zone = timezone.get_current_timezone_name()
+    finished = (
+        _("Finished: %(time)s %(zone)s") % {"time": _minute(game.finished_at), "zone": zone}
+        if game.finished_at
+        else _("Finished: not yet")
+    )
     return [
-        f"Game {game.pk}: {names[0]} vs {names[1]}",
+        _("Game %(number)s: %(first)s vs %(second)s")
+        % {"number": game.pk, "first": names[0], "second": names[1]},
         kind.describe(game.options),
         # Seat 0 opened the game: its kind names the roles from that player's side.
-        f"Players: {names[0]}, who opened the game, and {names[1]}; "
-        + kind.first_role(game.options, names[0]),
-        f"Clock: {game.clock_control.label}",
-        f"Created: {_minute(game.created_at)} UTC",
-        f"Started: {_minute(game.started_at)} UTC",
-        f"Finished: {_minute(game.finished_at)} UTC" if game.finished_at else "Finished: not yet",
-        f"Result: {_result_words(game, names)}",
+        _("Players: %(first)s, who opened the game, and %(second)s; %(roles)s")
+        % {
+            "first": names[0],
+            "second": names[1],
+            "roles": kind.first_role(game.options, names[0]),
+        },
+        _("Clock: %(clock)s") % {"clock": game.clock_control.label},
+        _("Created: %(time)s %(zone)s") % {"time": _minute(game.created_at), "zone": zone},
+        _("Started: %(time)s %(zone)s") % {"time": _minute(game.started_at), "zone": zone},
+        finished,
+        _("Result: %(result)s") % {"result": _result_words(game, names)},
         _("Rules version: %(version)s (the %(kind)s engine's)")
         % {"version": game.engine_version, "kind": game.kind},
     ]
@@ -174,19 +190,19 @@ def _header(game: Game, names: list[str]) -> list[str]:
 
 def _result_words(game: Game, names: list[str]) -> str:
     if not game.over:
-        return "none yet, the game is in play"
+        return _("none yet, the game is in play")
     if game.termination in ENDINGS:
         return ending_words(game)
     winners = sorted(game.winners)
     if len(winners) == 2:
-        words = "shared"
+        words = pgettext("result", "shared")
     elif winners:
-        words = f"{names[winners[0]]} wins"
+        words = _("%(name)s wins") % {"name": names[winners[0]]}
     else:
-        words = "no winner"
+        words = _("no winner")
     if len(game.scores) == 2:
         words += f"; {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
-    return f"{words} ({game.termination})"
+    return f"{words} ({termination_words(game.termination)})"
 
 
 def _names(game: Game) -> list[str]:
@@ -198,7 +214,8 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def _minute(moment: datetime | None) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M") if moment else "-"
+    """A moment to the minute in the reader's zone (named once, in the log's header)."""
+    return formats.date_format(timezone.localtime(moment), "Y-m-d H:i") if moment else "-"
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -209,20 +226,33 @@ def read(data: object) -> Record:
     what is wrong. The actions are read, not yet replayed: ``replay`` checks that they are a
     legal game."""
     if not isinstance(data, dict):
-        raise RecordError("a game record is a JSON object")
+        raise RecordError(_("a game record is a JSON object"))
     if data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"this is not a game record of this site (format {RECORD_FORMAT!r})")
+        raise RecordError(
+            _("this is not a game record of this site (format %(format)s)")
+            % {"format": repr(RECORD_FORMAT)}
+        )
     if data.get("format_version") != FORMAT_VERSION or type(data["format_version"]) is not int:
-        raise RecordError(f"this site reads version {FORMAT_VERSION} of the record format only")
+        raise RecordError(
+            _("this site reads version %(version)s of the record format only")
+            % {"version": FORMAT_VERSION}
+        )
     _without_control_characters(data)
     unknown = sorted(str(key)[:20] for key in data if key not in _KEYS)
     if unknown:
-        raise RecordError(f"a game record has no field {', '.join(unknown[:5])}")
+        raise RecordError(
+            ngettext(
+                "a game record has no field %(fields)s",
+                "a game record has no fields %(fields)s",
+                len(unknown[:5]),
+            )
+            % {"fields": ", ".join(unknown[:5])}
+        )
     engine = _engine(data)
     seed = _seed(data)
     status = data.get("status")
     if status not in _STATUSES:
-        raise RecordError("the status of a recorded game is active, finished or aborted")
+        raise RecordError(_("the status of a recorded game is active, finished or aborted"))
     for key in ("created_at", "started_at", "finished_at"):
         if data.get(key) is not None:
             _time(data[key], key)
@@ -272,25 +302,33 @@ def _without_control_characters(data: dict) -> None:
 def _engine(data: dict) -> GameEngine:
     kind, version = data.get("kind"), data.get("engine_version")
     if type(kind) is not str or kind not in KINDS:
-        raise RecordError(f"this site hosts no game called {str(kind)[:40]!r}")
+        raise RecordError(
+            _("this site hosts no game called %(name)s") % {"name": repr(str(kind)[:40])}
+        )
     if type(version) is not str:
-        raise RecordError("a game record names its engine version as a string")
+        raise RecordError(_("a game record names its engine version as a string"))
     try:
         return engine_for(kind, version)
     except LookupError:
         raise RecordError(
-            f"this game was played by version {version[:10]!r} of the {kind} rules, which this "
-            f"site does not have (it plays versions {', '.join(versions(kind))})"
+            _(
+                "this game was played by version %(version)s of the %(kind)s rules, which this "
+                "site does not have (it plays versions %(versions)s)"
+            )
+            % {"version": repr(version[:10]), "kind": kind, "versions": ", ".join(versions(kind))}
         ) from None
 
 
 def _options(engine: GameEngine, options: object) -> Any:
     if not isinstance(options, dict):
-        raise RecordError("a game record's options are a JSON object")
+        raise RecordError(_("a game record's options are a JSON object"))
     try:
         return engine.Options.from_json(options)
     except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise RecordError(f"these are not options of {engine.TITLE}: {error}") from None
+        raise RecordError(
+            _("these are not options of %(game)s: %(why)s")
+            % {"game": engine.TITLE, "why": say(error.args[0]) if error.args else error}
+        ) from None
 
 
 def _seed(data: dict) -> int | None:
@@ -298,85 +336,112 @@ def _seed(data: dict) -> int | None:
     if seed is None:
         if data["kind"] not in WITHOUT_CHANCE:
             raise RecordError(
-                "this record has no seed: a game still running keeps it secret, so only a "
-                "finished game's record can be replayed"
+                _(
+                    "this record has no seed: a game still running keeps it secret, so only a "
+                    "finished game's record can be replayed"
+                )
             )
         return None
     if type(seed) is not int or not 0 <= seed < 2**63:
-        raise RecordError("a seed is a whole number from 0 to 2**63 - 1")
+        raise RecordError(_("a seed is a whole number from 0 to 2**63 - 1"))
     return seed
 
 
 def _players(players: object) -> tuple[str, str]:
     if not isinstance(players, list) or len(players) != 2:
-        raise RecordError("a game record names its two players")
+        raise RecordError(_("a game record names its two players"))
     for name in players:
-        _name(name, "a player's name")
+        _name(name, _("a player's name"))
     return (players[0], players[1])
 
 
 def _name(name: object, what: str) -> str:
     if type(name) is not str or not 0 < len(name) <= MAX_NAME:
-        raise RecordError(f"{what} is a string of 1 to {MAX_NAME} characters")
+        raise RecordError(
+            _("%(what)s is a string of 1 to %(most)d characters") % {"what": what, "most": MAX_NAME}
+        )
     return name
 
 
 def _time(value: object, what: str) -> datetime:
     if type(value) is not str or len(value) > 40:
-        raise RecordError(f"{what} is a time in ISO 8601")
+        raise RecordError(_("%(what)s is a time in ISO 8601") % {"what": what})
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise RecordError(f"{what} is a time in ISO 8601, not {value[:40]!r}") from None
+        raise RecordError(
+            _("%(what)s is a time in ISO 8601, not %(value)s")
+            % {"what": what, "value": repr(value[:40])}
+        ) from None
 
 
 def _time_control(text: object) -> None:
     try:
         TimeControl.parse(text if type(text) is str else "?")
     except ValueError:
-        raise RecordError(f"{str(text)[:20]!r} is not a time control of this site") from None
+        raise RecordError(
+            _("%(text)s is not a time control of this site") % {"text": repr(str(text)[:20])}
+        ) from None
 
 
 def _actions(engine: GameEngine, actions: object):
     if not isinstance(actions, list):
-        raise RecordError("a game record's actions are a list")
+        raise RecordError(_("a game record's actions are a list"))
     if len(actions) > MAX_ACTIONS:
-        raise RecordError(f"a game record holds at most {MAX_ACTIONS} actions")
+        raise RecordError(_("a game record holds at most %(most)d actions") % {"most": MAX_ACTIONS})
     seats, read_actions, times = [], [], []
     for seq, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or set(entry) != _ACTION_KEYS:
-            raise RecordError(f"action {seq} is not {{{', '.join(sorted(_ACTION_KEYS))}}}")
+            raise RecordError(
+                _("action %(seq)d is not %(fields)s")
+                % {"seq": seq, "fields": "{" + ", ".join(sorted(_ACTION_KEYS)) + "}"}
+            )
         if entry["seq"] != seq or type(entry["seq"]) is not int:
-            raise RecordError(f"action {seq} is numbered {str(entry['seq'])[:20]}")
+            raise RecordError(
+                _("action %(seq)d is numbered %(number)s")
+                % {"seq": seq, "number": str(entry["seq"])[:20]}
+            )
         if entry["player"] not in (0, 1) or type(entry["player"]) is not int:
-            raise RecordError(f"action {seq}: the player is the seat 0 or 1")
-        _name(entry["user"], f"action {seq}: the user")
+            raise RecordError(_("action %(seq)d: the player is the seat 0 or 1") % {"seq": seq})
+        _name(entry["user"], _("action %(seq)d: the user") % {"seq": seq})
         try:
             action = engine.Action.from_json(entry["action"])
         except engine.MalformedAction as error:
-            raise RecordError(f"action {seq} is not a {engine.TITLE} action: {error}") from None
+            raise RecordError(
+                _("action %(seq)d is not a %(game)s action: %(why)s")
+                % {
+                    "seq": seq,
+                    "game": engine.TITLE,
+                    "why": say(error.args[0]) if error.args else error,
+                }
+            ) from None
         seats.append(entry["player"])
         read_actions.append(action.to_json())
-        times.append(_time(entry["at"], f"action {seq}: its time"))
+        times.append(_time(entry["at"], _("action %(seq)d: its time") % {"seq": seq}))
     return tuple(seats), tuple(read_actions), tuple(times)
 
 
 def _result(result: object, status: str) -> dict | None:
     if status not in _OVER:
         if result is not None:
-            raise RecordError("a game still in play has no result")
+            raise RecordError(_("a game still in play has no result"))
         return None
     if not isinstance(result, dict) or set(result) != _RESULT_KEYS:
-        raise RecordError("a finished game's result is {scores, termination, winners}")
+        raise RecordError(
+            _("a finished game's result is %(fields)s")
+            % {"fields": "{scores, termination, winners}"}
+        )
     winners, scores, termination = result["winners"], result["scores"], result["termination"]
     if not isinstance(winners, list) or len(winners) > 2 or not _seats(winners):
-        raise RecordError("result.winners: the winners are a list of seats, 0 and 1")
+        raise RecordError(_("result.winners: the winners are a list of seats, 0 and 1"))
     if not isinstance(scores, list) or len(scores) not in (0, 2):
-        raise RecordError("result.scores: the scores are a list of two whole numbers")
+        raise RecordError(_("result.scores: the scores are a list of two whole numbers"))
     if any(type(score) is not int for score in scores):
-        raise RecordError("result.scores: the scores are a list of two whole numbers")
+        raise RecordError(_("result.scores: the scores are a list of two whole numbers"))
     if type(termination) is not str or not 0 < len(termination) <= 40:
-        raise RecordError("result.termination: the result says how the game ended, in a few words")
+        raise RecordError(
+            _("result.termination: the result says how the game ended, in a few words")
+        )
     _check_ending(termination, winners, status)
     return {"winners": winners, "scores": scores, "termination": termination}
 
@@ -424,11 +489,15 @@ def replay(record: Record) -> GameState:
     try:
         state = engine.replay(record.options, seed, actions, check=True)
     except engine.IllegalAction as error:
-        raise RecordError(f"this record is not a legal game: {error}") from None
+        raise RecordError(
+            _("this record is not a legal game: %(why)s")
+            % {"why": say(error.args[0]) if error.args else error}
+        ) from None
     for seq, (seat, entry) in enumerate(zip(record.seats, state.history, strict=True), 1):
         if seat != entry["player"]:
             raise RecordError(
-                f"action {seq} is recorded for seat {seat}, but it was seat {entry['player']}'s"
+                _("action %(seq)d is recorded for seat %(seat)d, but it was seat %(actual)d's")
+                % {"seq": seq, "seat": seat, "actual": entry["player"]}
             )
     if record.result is not None:
         _check_result(record.result, state, record.players)
@@ -513,4 +582,8 @@ def _check_ended_off_the_board(
 
 
 def _words(result: dict) -> str:
-    return f"winners {result['winners']}, scores {result['scores']} ({result['termination'][:40]})"
+    return _("winners %(winners)s, scores %(scores)s (%(termination)s)") % {
+        "winners": result["winners"],
+        "scores": result["scores"],
+        "termination": result["termination"][:40],
+    }

@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine import GameEngine, engine_for
 from games.terms import UnplayableSettings
@@ -61,7 +61,7 @@ class GameKind:
     # What a hint marks on the page for an action: {"cells": [data-cell keys], "tiles": [data-tile
     # keys]} of the board and of the market or hands.
     hint_marks: Callable[[Any, Any], dict] = lambda state, action: {"cells": [], "tiles": []}
-    score_label: str = "points"  # what ``returns()`` counts, in the game's words
+    score_label: str = gettext_lazy("points")  # what ``returns()`` counts, in the game's words
     # The score of a game its rules ended, in the game's words: (scores by seat, names) -> text.
     final_score: Callable[[list, list], str] = final_points
     blurb: str = ""  # one line for the lobby and the home page

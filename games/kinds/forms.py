@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import clock
 from games.terms import RATING_RANGES, GameSettings
@@ -16,45 +17,57 @@ class NewGameForm(forms.Form):
     (``games.kinds.<kind>.forms``) and is shown with its key as the prefix."""
 
     kind = ""  # set by each subclass
-    first_label = "Who moves first"
+    first_label = _("Who moves first")
 
     first = forms.ChoiceField(
-        choices=[("random", "at random"), ("me", "me"), ("opponent", "my opponent")],
+        choices=[
+            ("random", _("at random")),
+            ("me", pgettext_lazy("who moves first", "me")),
+            ("opponent", _("my opponent")),
+        ],
         initial="random",
     )
     time_control = forms.ChoiceField(
-        choices=clock.choices(),
+        choices=clock.choices,  # called each time the form is drawn: in the reader's language
         initial="3d",
-        label="Clock",
-        help_text="Correspondence: days for each decision, refilled after it. Live: minutes "
-        "each, plus seconds per decision. Whoever runs out of time loses.",
+        label=pgettext_lazy("time control", "Clock"),
+        help_text=_(
+            "Correspondence: days for each decision, refilled after it. Live: minutes each, "
+            "plus seconds per decision. Whoever runs out of time loses."
+        ),
     )
     rated = forms.BooleanField(
         required=False,
         initial=True,
-        label="Rated",
-        help_text="The result moves both players' ratings. Untimed games and games against the "
-        "computer are always casual, and so are two players' games together after their third "
-        "rated one in a day.",
+        label=_("Rated"),
+        help_text=_(
+            "The result moves both players' ratings. Untimed games and games against the "
+            "computer are always casual, and so are two players' games together after their "
+            "third rated one in a day."
+        ),
     )
     rating_range = forms.TypedChoiceField(
-        choices=[("0", "any strength"), *((str(r), f"±{r}") for r in RATING_RANGES)],
+        choices=[("0", _("any strength")), *((str(r), f"±{r}") for r in RATING_RANGES)],
         coerce=int,
         empty_value=0,
         required=False,
         initial="0",
-        label="Opponents rated",
-        help_text="For an open seek with a clock: only players within this range of your rating "
-        "at this game and speed may accept.",
+        label=_("Opponents rated"),
+        help_text=_(
+            "For an open seek with a clock: only players within this range of your rating at "
+            "this game and speed may accept."
+        ),
     )
     hints = forms.BooleanField(
         required=False,
-        label="Hints",
-        help_text="In a casual game only: either player may ask the computer for a move. "
-        "Whoever accepts sees it before they do.",
+        label=_("Hints"),
+        help_text=_(
+            "In a casual game only: either player may ask the computer for a move. Whoever "
+            "accepts sees it before they do."
+        ),
     )
     private = forms.BooleanField(
-        required=False, label="Private: invite one person by link instead of an open seek"
+        required=False, label=_("Private: invite one person by link instead of an open seek")
     )
 
     def __init__(self, *args, **kwargs):
@@ -92,6 +105,6 @@ class NewGameForm(forms.Form):
         data = super().clean()
         if data.get("hints") and data.get("rated"):
             raise forms.ValidationError(
-                "A rated game cannot allow hints: untick Rated, or Hints.", code="rated_hints"
+                _("A rated game cannot allow hints: untick Rated, or Hints."), code="rated_hints"
             )
         return data

@@ -23,11 +23,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext, npgettext
 
 from games.models import Computer, Game
 from games.play import services, states
 from games.terms import GameSettings
+from games.words import say
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,10 @@ def too_many(user, now: datetime) -> str:
     # A place comes free when enough of the hour's games have grown an hour old.
     (freed_at,) = begun[len(begun) - cap]
     minutes = max(1, math.ceil((freed_at + HOUR - now) / timedelta(minutes=1)))
-    wait = ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+    # A wait said after "try again in": some languages decline it there.
+    wait = npgettext("try again in", "%(minutes)d minute", "%(minutes)d minutes", minutes) % {
+        "minutes": minutes
+    }
     return ngettext(
         "You have begun %(count)d game against the computer in the last hour, the most an "
         "hour allows: try again in %(wait)s.",
@@ -149,16 +153,24 @@ def hint(game: Game, seat: int) -> tuple[str, dict]:
 
 def hint_at(game_id: int, seat: int, seq: int) -> dict:
     """The hint for ``seat`` in game ``game_id`` as it stood at ``seq`` (the task's answer):
-    ``{"text", "cells", "tiles"}``, or only a ``text`` saying why there is none now."""
+    ``{"advice", "cells", "tiles"}``, or ``{"moved_on": True}`` when there is none now. The
+    page says it in its reader's language (``hint_words``): the task runner has none."""
     game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
     if game is None or game.seq != seq or game.to_decide != seat:
-        return {"text": "The game has moved on since the hint was asked for."}
+        return {"moved_on": True}
     advice, marks = hint(game, seat)
     return {
-        "text": f"Hint: {advice}",
+        "advice": advice,  # the engine's words: a Reason where it marked them
         "cells": marks.get("cells", []),
         "tiles": marks.get("tiles", []),
     }
+
+
+def hint_words(answer: dict) -> str:
+    """A hint's answer (``hint_at``) in the active language."""
+    if "advice" not in answer:
+        return gettext("The game has moved on since the hint was asked for.")
+    return gettext("Hint: %(move)s") % {"move": say(answer["advice"])}
 
 
 def move(game_id: int, seq: int) -> Game | None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Ending, Game, RefereeDecision
 from games.play import services
@@ -30,10 +31,14 @@ def abort_game(game: Game, referee, reason: str) -> Game:
         game = services.lock(game)
         if game.over:
             raise RefereeRefused(
-                f"Game {game.pk} is already over: to change its outcome, set its result."
+                _("Game %(number)s is already over: to change its outcome, set its result.")
+                % {"number": game.pk}
             )
         if game.status != Game.Status.ACTIVE:
-            raise RefereeRefused(f"Game {game.pk} is not in play: only a game in play is aborted.")
+            raise RefereeRefused(
+                _("Game %(number)s is not in play: only a game in play is aborted.")
+                % {"number": game.pk}
+            )
         before = _snapshot(game)
         game.status = Game.Status.ABORTED
         game.winners = []
@@ -54,10 +59,14 @@ def set_result(
     with transaction.atomic():
         game = services.lock(game)
         if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
-            raise RefereeRefused(f"Game {game.pk} never began: there is no result to give.")
+            raise RefereeRefused(
+                _("Game %(number)s never began: there is no result to give.") % {"number": game.pk}
+            )
         if game.series_id and len(winners) == 2:
             # A series counts a decided game as lost by one player (see its kind's points).
-            raise RefereeRefused(f"Game {game.pk} belongs to a series: name its one winner.")
+            raise RefereeRefused(
+                _("Game %(number)s belongs to a series: name its one winner.") % {"number": game.pk}
+            )
         before = _snapshot(game)
         game.status = Game.Status.FINISHED
         game.winners = winners
@@ -81,24 +90,27 @@ def referee_line(game: Game) -> str:
     decision = game.referee_decisions.select_related("referee").order_by("-created_at").first()
     if decision is None:
         return ""
-    return f"The referee {decision.referee.username} decided: {decision.reason}"
+    return _("The referee %(referee)s decided: %(reason)s") % {
+        "referee": decision.referee.username,
+        "reason": decision.reason,
+    }
 
 
 def _checked(referee, reason: str) -> str:
     if not (referee.is_authenticated and referee.is_active and referee.is_staff):
-        raise RefereeRefused("Only a member of the staff can decide a game as its referee.")
+        raise RefereeRefused(_("Only a member of the staff can decide a game as its referee."))
     reason = (reason or "").strip()
     if not reason:
-        raise RefereeRefused("A referee's decision needs a written reason.")
+        raise RefereeRefused(_("A referee's decision needs a written reason."))
     return reason
 
 
 def _checked_winners(winners: Iterable[int]) -> list[int]:
     chosen = set(winners)
     if not chosen <= {0, 1}:
-        raise RefereeRefused("The winners are seats: 0, 1, or both for a shared result.")
+        raise RefereeRefused(_("The winners are seats: 0, 1, or both for a shared result."))
     if not chosen:
-        raise RefereeRefused("A result needs a winner (both seats for a shared result).")
+        raise RefereeRefused(_("A result needs a winner (both seats for a shared result)."))
     return sorted(chosen)
 
 
@@ -106,7 +118,7 @@ def _checked_scores(scores: Sequence[int] | None) -> list[int] | None:
     if scores is None:
         return None
     if len(scores) != 2 or not all(isinstance(s, int) for s in scores):
-        raise RefereeRefused("The scores are two whole numbers, one for each seat.")
+        raise RefereeRefused(_("The scores are two whole numbers, one for each seat."))
     return list(scores)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games import kinds
 from games.models import Game, Series
 
@@ -47,10 +49,15 @@ def line(game: Game) -> str:
     table = standings(game.series)
     names = [p.username for p in table["players"]]
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, table["totals"], strict=True))
-    words = f"Game {game.series_number} of {game.series.length} of a series; totals {totals}"
-    if table["over"]:
-        if len(table["winners"]) == 1:
-            words += f". {table['winners'][0].username} wins the series"
-        else:
-            words += ". The series is drawn"
-    return words
+    said = {"number": game.series_number, "length": game.series.length, "totals": totals}
+    if not table["over"]:
+        return _("Game %(number)s of %(length)s of a series; totals %(totals)s") % said
+    if len(table["winners"]) == 1:
+        return _(
+            "Game %(number)s of %(length)s of a series; totals %(totals)s. %(winner)s wins "
+            "the series"
+        ) % {**said, "winner": table["winners"][0].username}
+    return (
+        _("Game %(number)s of %(length)s of a series; totals %(totals)s. The series is drawn")
+        % said
+    )

@@ -15,6 +15,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import events, kinds
 from games.clock import TimeControl
@@ -23,12 +24,14 @@ from games.models import Action, Ending, Game, Series
 from games.play import states, timing, vacation
 from games.ratings import service as ratings
 from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
+from games.words import say
 
 log = logging.getLogger(__name__)
 
 
 class MoveRejected(Exception):
-    """A move the site refuses; ``status`` is the HTTP status that fits."""
+    """A move the site refuses; ``status`` is the HTTP status that fits. ``message`` is in the
+    language active where it was refused: the player's, who asked."""
 
     status = 400
 
@@ -37,13 +40,19 @@ class MoveRejected(Exception):
         self.message = message
 
 
+def _refusal(error: Exception) -> str:
+    """An engine's refusal (MalformedAction, IllegalAction) in the player's words: its message
+    is an engine's ``Reason`` where the engine marked it."""
+    return say(error.args[0]) if error.args else str(error)
+
+
 class NotAllowed(MoveRejected):
     status = 403
 
 
 class StaleMove(MoveRejected):
     status = 409
-    PAGE = "the game has moved on since your page was drawn: here it is now"
+    PAGE = gettext_lazy("the game has moved on since your page was drawn: here it is now")
 
 
 # -- creating and joining games ----------------------------------------------------------------
@@ -134,9 +143,9 @@ def accept_game(game: Game, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.OPEN:
-            raise StaleMove("this game has already been taken or cancelled")
+            raise StaleMove(_("this game has already been taken or cancelled"))
         if game.seat0_id == user.pk:
-            raise NotAllowed("you cannot play against yourself: wait for an opponent")
+            raise NotAllowed(_("you cannot play against yourself: wait for an opponent"))
         refusal = ratings.range_refusal(game, user)
         if refusal:
             raise MoveRejected(refusal)
@@ -156,9 +165,9 @@ def cancel_game(game: Game, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.created_by_id != user.pk:
-            raise NotAllowed("only the player who opened this game can cancel it")
+            raise NotAllowed(_("only the player who opened this game can cancel it"))
         if game.status != Game.Status.OPEN:
-            raise StaleMove("only a game still waiting for an opponent can be cancelled")
+            raise StaleMove(_("only a game still waiting for an opponent can be cancelled"))
         game.status = Game.Status.CANCELLED
         game.save()
     return game
@@ -185,18 +194,20 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     try:
         action = game.engine.Action.from_json(data)
     except game.engine.MalformedAction as error:
-        raise MoveRejected(str(error)) from None
+        raise MoveRejected(_refusal(error)) from None
     try:
         with transaction.atomic():
             game = lock(game)
             seat = game.seat_of(user)
             if seat is None:
-                raise NotAllowed("only the two players of this game can act in it")
+                raise NotAllowed(_("only the two players of this game can act in it"))
             flagged = _flag_if_out_of_time(game, timezone.now())
             if not flagged:
                 _apply(game, seat, user, action, expected_seq)
     except IntegrityError:
-        raise StaleMove("another move was made at the same moment: here is the game now") from None
+        raise StaleMove(
+            _("another move was made at the same moment: here is the game now")
+        ) from None
     if flagged:
         raise StaleMove(ending_words(game))
     return game
@@ -204,16 +215,16 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
 
 def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -> None:
     if game.status != Game.Status.ACTIVE:
-        raise StaleMove(ending_words(game) if game.over else "this game is not in play")
+        raise StaleMove(ending_words(game) if game.over else _("this game is not in play"))
     if expected_seq != game.seq:
-        raise StaleMove(StaleMove.PAGE)
+        raise StaleMove(str(StaleMove.PAGE))
     state = states.load_state(game)
     if state.to_decide != seat:
-        raise NotAllowed("it is not your decision now")
+        raise NotAllowed(_("it is not your decision now"))
     try:
         following = game.engine.apply_action(state, action)
     except game.engine.IllegalAction as error:
-        raise MoveRejected(str(error)) from None
+        raise MoveRejected(_refusal(error)) from None
     made = Action.objects.create(
         game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
     )
@@ -255,11 +266,16 @@ def changed_on_commit(game: Game, by: int | None = None, state: GameState | None
 
 # -- how a game ends besides its last move ------------------------------------------------------
 
+# Said in the active language when read (``ending_words``).
 ENDINGS = {
-    Ending.TIMEOUT: "{loser} ran out of time: {winner} wins.",
-    Ending.RESIGNATION: "{loser} resigned: {winner} wins.",
-    Ending.ABORTED: "The game was aborted by {loser} before it really began: no result.",
-    Ending.ABANDONED: "The game was aborted: {loser} made no first move in time. No result.",
+    Ending.TIMEOUT: gettext_lazy("%(loser)s ran out of time: %(winner)s wins."),
+    Ending.RESIGNATION: gettext_lazy("%(loser)s resigned: %(winner)s wins."),
+    Ending.ABORTED: gettext_lazy(
+        "The game was aborted by %(loser)s before it really began: no result."
+    ),
+    Ending.ABANDONED: gettext_lazy(
+        "The game was aborted: %(loser)s made no first move in time. No result."
+    ),
 }
 
 
@@ -267,9 +283,9 @@ def ending_words(game: Game) -> str:
     """The sentence that says how a game that is over ended, when it was not by the rules."""
     template = ENDINGS.get(game.termination)
     if template is None or game.ended_by is None:
-        return "this game is over"
+        return _("this game is over")
     names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
-    return template.format(loser=names[game.ended_by], winner=names[1 - game.ended_by])
+    return str(template) % {"loser": names[game.ended_by], "winner": names[1 - game.ended_by]}
 
 
 def _end(game: Game, termination: str, ended_by: int) -> None:
@@ -349,14 +365,15 @@ def _check_clock(game: Game, now) -> tuple[Game, bool]:
     return game, ended
 
 
-def _ended_by_player(game: Game, user, doing: str, termination: str, refusal) -> Game:
-    """End a locked game by a player's own choice, unless ``refusal(game, seat)`` says why not.
-    A clock that ran out first ends the game on time, committed before the player is told."""
+def _ended_by_player(game: Game, user, strangers: str, termination: str, refusal) -> Game:
+    """End a locked game by a player's own choice, unless ``refusal(game, seat)`` says why not
+    (``strangers``: what anyone else is told). A clock that ran out first ends the game on
+    time, committed before the player is told."""
     with transaction.atomic():
         game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
-            raise NotAllowed(f"only the two players of this game can {doing} it")
+            raise NotAllowed(strangers)
         flagged = _flag_if_out_of_time(game, timezone.now())
         if not flagged:
             reason = refusal(game, seat)
@@ -370,9 +387,10 @@ def _ended_by_player(game: Game, user, doing: str, termination: str, refusal) ->
 
 def resign(game: Game, user) -> Game:
     def refusal(game: Game, seat: int) -> str:
-        return "" if game.status == Game.Status.ACTIVE else "this game is already over"
+        return "" if game.status == Game.Status.ACTIVE else _("this game is already over")
 
-    return _ended_by_player(game, user, "resign", Ending.RESIGNATION, refusal)
+    strangers = _("only the two players of this game can resign it")
+    return _ended_by_player(game, user, strangers, Ending.RESIGNATION, refusal)
 
 
 def can_abort(game: Game, seat: int | None) -> bool:
@@ -389,9 +407,10 @@ def abort(game: Game, user) -> Game:
     def refusal(game: Game, seat: int) -> str:
         if can_abort(game, seat):
             return ""
-        return "a game can be aborted only before your own first move"
+        return _("a game can be aborted only before your own first move")
 
-    return _ended_by_player(game, user, "abort", Ending.ABORTED, refusal)
+    strangers = _("only the two players of this game can abort it")
+    return _ended_by_player(game, user, strangers, Ending.ABORTED, refusal)
 
 
 # -- rematch ------------------------------------------------------------------------------------
@@ -402,15 +421,15 @@ def offer_rematch(game: Game, user) -> Game:
         game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
-            raise NotAllowed("only the two players of this game can offer a rematch")
+            raise NotAllowed(_("only the two players of this game can offer a rematch"))
         if game.status != Game.Status.FINISHED:
-            raise StaleMove("a rematch can be offered once the game is over")
+            raise StaleMove(_("a rematch can be offered once the game is over"))
         if hasattr(game, "rematch"):
-            raise StaleMove("the rematch has already begun")
+            raise StaleMove(_("the rematch has already begun"))
         if game.rematch_offered_by is not None:
-            raise StaleMove("a rematch has already been offered")
+            raise StaleMove(_("a rematch has already been offered"))
         if game.rematch_declined:
-            raise StaleMove("the rematch was declined: open a new game in the lobby instead")
+            raise StaleMove(_("the rematch was declined: open a new game in the lobby instead"))
         game.rematch_offered_by = seat
         game.rematch_declined = False
         game.save()
@@ -425,11 +444,11 @@ def answer_rematch(game: Game, user, accept: bool) -> Game:
         game = lock(game)
         seat = game.seat_of(user)
         if seat is None:
-            raise NotAllowed("only the two players of this game can answer a rematch")
+            raise NotAllowed(_("only the two players of this game can answer a rematch"))
         if game.rematch_offered_by is None or hasattr(game, "rematch"):
-            raise StaleMove("there is no rematch offer to answer")
+            raise StaleMove(_("there is no rematch offer to answer"))
         if game.rematch_offered_by == seat:
-            raise NotAllowed("you made this offer: your opponent answers it")
+            raise NotAllowed(_("you made this offer: your opponent answers it"))
         if not accept:
             game.rematch_offered_by = None
             game.rematch_declined = True

@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Game, PlayerSettings, Vacation
 
@@ -94,11 +96,18 @@ def start(user, days: int) -> Vacation:
         row = settings_for(user)
         row = PlayerSettings.objects.select_for_update().get(pk=row.pk)
         if days < 1:
-            raise ValueError("choose at least one day")
+            raise ValueError(_("choose at least one day"))
         if days > row.vacation_days:
-            raise ValueError(f"you have {row.vacation_days} days of vacation left")
+            raise ValueError(
+                ngettext(
+                    "you have %(count)d day of vacation left",
+                    "you have %(count)d days of vacation left",
+                    row.vacation_days,
+                )
+                % {"count": row.vacation_days}
+            )
         if current(user, now):
-            raise ValueError("you are already on vacation")
+            raise ValueError(_("you are already on vacation"))
         row.vacation_days -= days
         row.save(update_fields=["vacation_days"])
         vacation = Vacation.objects.create(

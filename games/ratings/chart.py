@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils import formats, timezone
+from django.utils.translation import pgettext
+
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28  # margins for the axes' labels
 STEP = 50  # ratings are labelled at multiples of this
@@ -67,9 +70,9 @@ def chart(points: list[Point]) -> Chart | None:
     dots = [Dot(round(x_of(p.at), 1), round(y_of(p.rating), 1), p.title, p.url) for p in points]
     every = max(STEP, ((high - low) // 4 // STEP) * STEP)
     guides = [(round(y_of(r), 1), int(r)) for r in _range(low, high, every)]
-    dates = [(round(x_of(points[0].at), 1), f"{points[0].at:%Y-%m-%d}")]
+    dates = [(round(x_of(points[0].at), 1), _day(points[0].at))]
     if last - first > 86400 * 7:  # a second date only where it will not overwrite the first
-        dates.append((round(x_of(points[-1].at), 1), f"{points[-1].at:%Y-%m-%d}"))
+        dates.append((round(x_of(points[-1].at), 1), _day(points[-1].at)))
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -82,6 +85,11 @@ def chart(points: list[Point]) -> Chart | None:
         bottom=HEIGHT - BOTTOM,
         radius=3 if len(dots) <= 100 else 2,
     )
+
+
+def _day(at: datetime) -> str:
+    """The day of ``at`` in the viewer's zone, as their language writes a short date."""
+    return formats.date_format(timezone.localtime(at), pgettext("date format: a day", "j M Y"))
 
 
 def _range(low: float, high: float, every: float) -> list[float]:

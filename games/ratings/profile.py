@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import kinds
-from games.models import Game, Rating, RatingChange
+from games.models import Game, Rating, RatingChange, Speed, result_words
 from games.ratings.chart import Point, chart
 from games.ratings.service import Standing, shown
 
@@ -39,24 +42,38 @@ def ratings(person, viewer) -> list[dict]:
     )
     for kind, speed, game_id, before, after, score, at, opponent, private, *seats in changes:
         seen = not private or viewer.is_staff or viewer.pk in seats
-        change = round(after) - round(before)
-        words = f"{round(after)} ({change:+d}) on {at:%Y-%m-%d}"
+        said = {
+            "rating": round(after),
+            "change": f"{round(after) - round(before):+d}",
+            "date": formats.date_format(
+                timezone.localtime(at), pgettext("date format: a day", "j M Y")
+            ),
+        }
         if seen:
-            words += f": game {game_id} against {opponent}, {RESULT_WORDS.get(score, '')}"
+            words = _(
+                "%(rating)s (%(change)s) on %(date)s: game %(game)s against %(opponent)s, "
+                "%(result)s"
+            ) % {
+                **said,
+                "game": game_id,
+                "opponent": opponent,
+                "result": result_words(RESULT_WORDS.get(score, "")),
+            }
             url = reverse("games:detail", args=[game_id])
         else:
-            words += ": a private game"
+            words = _("%(rating)s (%(change)s) on %(date)s: a private game") % said
             url = ""
         history[(kind, speed)].append(Point(at, after, words, url))
     rows = []
     for row in Rating.objects.filter(user=person).order_by("kind", "speed"):
         title = kinds.get(row.kind).title if row.kind in kinds.REGISTERED else row.kind
+        speed = Speed(row.speed).label if row.speed in Speed.values else row.speed
         rows.append(
             {
                 "id": f"chart-{row.kind}-{row.speed}",
-                "title": f"{title}, {row.speed}",
+                "title": _("%(game)s, %(speed)s") % {"game": title, "speed": speed},
                 "kind": title,
-                "speed": row.speed,
+                "speed": speed,
                 "shown": shown(Standing.of(row)),
                 "url": reverse("leaderboard", args=[row.kind, row.speed]),
                 "chart": chart(history[(row.kind, row.speed)]),

@@ -15,10 +15,20 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import kinds
 from games.clock import TimeControl
-from games.models import Computer, Game, Rating, RatingChange, Speed
+from games.models import (
+    CASUAL_COMPUTER,
+    CASUAL_PAIRED,
+    CASUAL_UNTIMED,
+    Computer,
+    Game,
+    Rating,
+    RatingChange,
+    Speed,
+)
 from games.ratings.glicko2 import SCALE, Glicko, Result, grown_phi, rate
 
 TAU = 0.75  # lichess's system constant: how fast volatility may change
@@ -119,7 +129,7 @@ def seek_terms(user, kind: str, time_control: str, rated: bool, private: bool, s
     speed = speed_of(time_control)
     terms = {"rated": rated and speed is not None, "casual_reason": ""}
     if rated and speed is None:
-        terms["casual_reason"] = "untimed games are never rated: a player could stall forever"
+        terms["casual_reason"] = CASUAL_UNTIMED
     if spread and speed is not None and not private:
         centre = rating_of(user, kind, speed).rating
         terms["rating_min"] = max(centre - spread, 0)
@@ -135,13 +145,13 @@ def asked(game: Game) -> bool:
 def decide_at_start(game: Game) -> None:
     """As the game starts (both seats taken): casual if one of the site's rules says so."""
     if _against_the_computer(game):
-        game.rated, game.casual_reason = False, "games against the computer are never rated"
+        game.rated, game.casual_reason = False, CASUAL_COMPUTER
         return
     if not game.rated:
         return
     if speed_of(game.time_control) is None:
         game.rated = False
-        game.casual_reason = "untimed games are never rated: a player could stall forever"
+        game.casual_reason = CASUAL_UNTIMED
         return
     since = (game.started_at or timezone.now()) - PAIR_WINDOW
     together = (
@@ -157,9 +167,7 @@ def decide_at_start(game: Game) -> None:
     )
     if together >= PAIR_LIMIT:
         game.rated = False
-        game.casual_reason = (
-            f"these two players have begun {together} rated games together in the last 24 hours"
-        )
+        game.casual_reason = CASUAL_PAIRED.format(count=together)
 
 
 def _against_the_computer(game: Game) -> bool:
@@ -306,11 +314,16 @@ def range_refusal(game: Game, user) -> str:
     mine = rating_of(user, game.kind, speed)
     if game.rating_min <= mine.rating <= game.rating_max:
         return ""
-    title = kinds.get(game.kind).title
-    return (
-        f"This seek is for players rated {game.rating_min} to {game.rating_max} at {title} "
-        f"({speed}); your rating there is {mine}. Nothing was changed."
-    )
+    return _(
+        "This seek is for players rated %(low)s to %(high)s at %(game)s (%(speed)s); your "
+        "rating there is %(mine)s. Nothing was changed."
+    ) % {
+        "low": game.rating_min,
+        "high": game.rating_max,
+        "game": kinds.get(game.kind).title,
+        "speed": Speed(speed).label,
+        "mine": mine,
+    }
 
 
 def seek_rows(seeks, viewer) -> list[dict]:

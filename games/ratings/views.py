@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import kinds
@@ -47,7 +48,11 @@ def leaders(kind: str, speed: str, limit: int = TOP) -> list[dict]:
 
 def boards() -> list[dict]:
     return [
-        {"kind": kind, "speed": speed, "title": f"{kind.title}, {label}"}
+        {
+            "kind": kind,
+            "speed": speed,
+            "title": _("%(game)s, %(speed)s") % {"game": kind.title, "speed": label},
+        }
         for kind in kinds.all_kinds()
         for speed, label in Speed.choices
     ]
@@ -74,7 +79,7 @@ def leaderboard(request: HttpRequest, kind: str, speed: str) -> HttpResponse:
     context = {
         "kind": game_kind,
         "speed": speed,
-        "title": f"{game_kind.title}, {Speed(speed).label}",
+        "title": _("%(game)s, %(speed)s") % {"game": game_kind.title, "speed": Speed(speed).label},
         "leaders": leaders(kind, speed),
         "boards": boards(),
         "top": TOP,

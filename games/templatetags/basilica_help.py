@@ -8,8 +8,12 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 
+from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES
+from games.engine.interface import N_
 from games.kinds.basilica import help as words
+from games.words import say
 
 register = template.Library()
 
@@ -45,3 +49,19 @@ def track_caption(edition: str, crown_spaces) -> str:
 @register.inclusion_tag("games/basilica/_legend.html")
 def symbol_legend(edition: str = "2022", expansion: bool = False, opened: bool = False) -> dict:
     return {"legend": words.legend(edition, bool(expansion)), "opened": opened}
+
+
+@register.filter
+def tile_words(tile: dict) -> str:
+    """A revealed tile of the stack (a tile's JSON: colours, crown, order, paid) in words: its
+    colours, its crown, its order, as the engine names them, in the reader's language."""
+    names = "/".join(say(N_(COLOR_NAMES[c])) for c in tile.get("colors", "") if c in COLOR_NAMES)
+    order = say(N_(ORDER_NAMES.get(tile.get("order"), tile.get("order") or "")))
+    crown = " ♔" if tile.get("crown") else ""
+    if tile.get("paid"):
+        return gettext("%(colors)s%(crown)s, %(order)s (paid)") % {
+            "colors": names,
+            "crown": crown,
+            "order": order,
+        }
+    return f"{names}{crown}, {order}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 
 from games import kinds
 from games.engine.basilica.components import EDITIONS
@@ -24,29 +25,43 @@ def game_or_404(request: HttpRequest, pk: int) -> Game:
     return get_object_or_404(games, pk=pk)
 
 
+def no_player(username: str) -> str:
+    return _("No player called %(name)s.") % {"name": username}
+
+
+def _all_of(words: list[str]) -> str:
+    """The words as a sentence lists them: "a, b and c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("%(some)s and %(last)s") % {"some": ", ".join(words[:-1]), "last": words[-1]}
+
+
 def missing_thing(path: str) -> str:
     """What the address ``path`` would have shown, as a sentence saying it is not there."""
     try:
         match = resolve(path)
     except Resolver404:
-        return "There is no page at this address."
+        return _("There is no page at this address.")
     kwargs = match.kwargs
     if match.view_name == "profile":
-        return f"No player called {kwargs['username']}."
+        return no_player(kwargs["username"])
     if match.view_name == "games:invitation":
-        return "This invitation link leads nowhere: it was cancelled, or mistyped."
+        return _("This invitation link leads nowhere: it was cancelled, or mistyped.")
     if "pk" in kwargs and match.namespace == "games":
-        return (
-            f"No game {kwargs['pk']} here: it never existed, was cancelled, or is a private "
-            "game between two other players."
-        )
+        return _(
+            "No game %(number)s here: it never existed, was cancelled, or is a private game "
+            "between two other players."
+        ) % {"number": kwargs["pk"]}
     if match.view_name == "rules-kind":
-        titles = " and ".join(title for _, title in kinds.choices())
-        return f"No rules for a game called {kwargs['kind']}: this site hosts {titles}."
+        return _("No rules for a game called %(name)s: this site hosts %(games)s.") % {
+            "name": kwargs["kind"],
+            "games": _all_of([title for _key, title in kinds.choices()]),
+        }
     if match.view_name == "rules-edition":
-        editions = " and ".join(EDITIONS)
-        return f"No rules for an edition called {kwargs['edition']}: there are the {editions} editions."
-    return "There is nothing at this address."
+        return _(
+            "No rules for an edition called %(name)s: there are the %(editions)s editions."
+        ) % {"name": kwargs["edition"], "editions": _all_of(list(EDITIONS))}
+    return _("There is nothing at this address.")
 
 
 def not_found_page(request: HttpRequest, missing: str) -> HttpResponse:

@@ -5,9 +5,13 @@ here: every number comes from the engine's ``view`` and every clickable thing fr
 
 from __future__ import annotations
 
-from django.urls import reverse
+from functools import lru_cache
 
-from games import kinds
+from django.urls import reverse
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+
+from games import clock, kinds
 from games.models import Game, PlayerSettings
 from games.play import referee, series, services, states, timing, vacation
 from games.ratings import service as ratings
@@ -52,6 +56,7 @@ def game_context(
         "rating_changes": ratings.changes_of(game),
         "replay": replay,
         "reveal": reveal,
+        "page_words": page_words(),
         "hints_offered": (
             not replay
             and seat is not None
@@ -75,8 +80,9 @@ def ending_line(game: Game, seat: int | None, ending: str) -> str:
     """The banner of a game ended by time, resignation or abort."""
     if game.status == Game.Status.ABORTED or seat is None:
         return ending
-    verdict = "You lost" if game.ended_by == seat else "You won"
-    return f"{verdict}: {ending}"
+    if game.ended_by == seat:
+        return _("You lost: %(ending)s") % {"ending": ending}
+    return _("You won: %(ending)s") % {"ending": ending}
 
 
 def clocks(game: Game) -> list[dict]:
@@ -98,6 +104,11 @@ def clocks(game: Game) -> list[dict]:
                 "paused": paused,
                 "live": control.live,
                 "text": control.show(left),
+                # When a correspondence clock runs out, shown to the game's players in their
+                # own zone (a spectator's push is shared by viewers of many zones).
+                "deadline": reading.deadline
+                if control.correspondence and reading.running == seat and not paused
+                else None,
                 "vacation_until": away,
                 "held_until": held,
             }
@@ -138,3 +149,43 @@ def since_your_last_move(game: Game, state, seat: int | None, seen: dict, kind, 
     ]
     url = reverse("games:replay", args=[game.pk])
     return {"count": len(history) - start, "entries": entries, "url": f"{url}?step={start}"}
+
+
+# The sample count that picks each plural category of CLDR (Intl.PluralRules in the browser)
+# out of the catalogue's forms, for whole numbers: English, French and Polish use one, few,
+# many and other.
+PLURAL_SAMPLES = {"zero": 0, "one": 1, "two": 2, "few": 3, "many": 5, "other": 2}
+
+
+def page_words() -> dict:
+    """The words the game page's script shows (static/js/game.js), in the active language:
+    given to the page as data (``games/_page_words.html``), so that it asks for nothing more."""
+    return _page_words(get_language())
+
+
+@lru_cache(maxsize=8)
+def _page_words(language: str) -> dict:
+    return {
+        "units": {
+            name: {
+                category: clock.unit_words(name, count).replace("%(count)d", "{count}")
+                for category, count in PLURAL_SAMPLES.items()
+            }
+            for name in ("day", "hour", "minute", "second")
+        },
+        "live": _("Live: moves appear as they are made."),
+        "lost": _("Connection lost: reconnecting… (the board will catch up by itself)"),
+        "unreachable": _(
+            "The server could not be reached: nothing was sent and the page is as it was. Try "
+            "again when the connection is back."
+        ),
+        "databaseAway": _(
+            "The site's database did not answer just now: nothing was changed. Try again in a "
+            "few seconds."
+        ),
+        "serverError": _(
+            "The server answered with an error ({code}): nothing changed on this page. Try "
+            "again, or reload it."
+        ),
+        "yourTurn": pgettext("tab title", "Your turn"),
+    }

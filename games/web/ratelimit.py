@@ -11,13 +11,63 @@ from functools import wraps
 from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 PHRASES = {
-    "signup": "new accounts",
-    "password_reset": "password-reset emails",
-    "create_game": "new games",
-    "hint": "hints",
+    "signup": _("new accounts"),
+    "password_reset": _("password-reset emails"),
+    "create_game": _("new games"),
+    "hint": _("hints"),
 }
+
+
+def refusal(scope: str, limit: int, minutes: int) -> str:
+    """The page's sentence for ``scope`` used up: ``limit`` requests in ``minutes``."""
+    said = {"count": limit, "minutes": minutes}
+    if scope == "signup":
+        return (
+            ngettext(
+                "This address has opened %(count)d new account in %(minutes)d minutes, the most "
+                "the site allows: please try again later.",
+                "This address has opened %(count)d new accounts in %(minutes)d minutes, the most "
+                "the site allows: please try again later.",
+                limit,
+            )
+            % said
+        )
+    if scope == "password_reset":
+        return (
+            ngettext(
+                "This address has asked for %(count)d password-reset email in %(minutes)d minutes, "
+                "the most the site allows: please try again later.",
+                "This address has asked for %(count)d password-reset emails in %(minutes)d minutes, "
+                "the most the site allows: please try again later.",
+                limit,
+            )
+            % said
+        )
+    if scope == "hint":
+        return (
+            ngettext(
+                "This address has asked for %(count)d hint in %(minutes)d minutes, the most the "
+                "site allows: please try again later.",
+                "This address has asked for %(count)d hints in %(minutes)d minutes, the most the "
+                "site allows: please try again later.",
+                limit,
+            )
+            % said
+        )
+    return (
+        ngettext(
+            "This address has opened %(count)d new game in %(minutes)d minutes, the most the site "
+            "allows: please try again later.",
+            "This address has opened %(count)d new games in %(minutes)d minutes, the most the site "
+            "allows: please try again later.",
+            limit,
+        )
+        % said
+    )
 
 
 def spend(scope: str, address: str) -> bool:
@@ -41,7 +91,12 @@ def limited(scope: str):
         def guarded(request, *args, **kwargs):
             if request.method == "POST" and not spend(scope, request.META.get("REMOTE_ADDR", "")):
                 limit, seconds = settings.RATE_LIMITS[scope]
-                context = {"what": PHRASES[scope], "limit": limit, "minutes": seconds // 60}
+                context = {
+                    "what": PHRASES[scope],
+                    "limit": limit,
+                    "minutes": seconds // 60,
+                    "sentence": refusal(scope, limit, seconds // 60),
+                }
                 return render(request, "ratelimited.html", context, status=429)
             return view(request, *args, **kwargs)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import wraps
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 # A move form is an action of a few short fields, a seq and the CSRF token: well under 1 KB.
 MOVE_BODY_MAX = 4096
@@ -22,8 +23,11 @@ def body_at_most(limit: int):
                 declared = limit + 1
             if declared > limit or len(request.body) > limit:
                 return HttpResponse(
-                    f"That request is too large to be a move (at most {limit} bytes): "
-                    "reload the page.",
+                    _(
+                        "That request is too large to be a move (at most %(limit)d bytes): "
+                        "reload the page."
+                    )
+                    % {"limit": limit},
                     status=413,
                     content_type="text/plain; charset=utf-8",
                 )

@@ -18,9 +18,9 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -175,7 +175,7 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     except services.MoveRejected as error:
         messages.error(request, error.message)
     else:
-        messages.info(request, f"Game {game.pk} was cancelled.")
+        messages.info(request, _("Game %(number)s was cancelled.") % {"number": game.pk})
     return redirect("games:lobby")
 
 
@@ -249,7 +249,7 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         data = json.loads(request.POST.get("action", ""))
         seq = int(request.POST.get("seq", ""))
     except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python goes
-        return _rejected(request, game, 400, "that form was not a move: reload the page")
+        return _rejected(request, game, 400, _("that form was not a move: reload the page"))
     try:
         game = services.submit_action(game, request.user, data, seq)
     except services.MoveRejected as error:
@@ -285,7 +285,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 def _my_game_row(game: Game, user) -> dict:
     seat = game.seat_of(user)
-    row = {"game": game, "result": game.result_for(user), "time_left": ""}
+    row = {"game": game, "result": game.result_for(user), "time_left": "", "deadline": None}
     if game.status == Game.Status.ACTIVE:
         row["group"] = "yours" if game.to_decide == seat else "theirs"
         row["thumbnail"] = thumbnail(game)
@@ -293,6 +293,8 @@ def _my_game_row(game: Game, user) -> dict:
         if reading.running is not None:
             left = reading.remaining[reading.running]
             row["time_left"] = game.clock_control.show(left)
+            if game.clock_control.correspondence:
+                row["deadline"] = reading.deadline  # shown in the viewer's zone, named
     else:
         row["group"] = "open" if game.status == Game.Status.OPEN else "over"
     row["your_move"] = row["group"] == "yours"
@@ -305,7 +307,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     its players and the staff)."""
     person = get_user_model().objects.filter(username=username).first()
     if person is None:
-        return errors.not_found_page(request, f"No player called {username}.")
+        return errors.not_found_page(request, errors.no_player(username))
     finished = (
         Game.objects.involving(person)
         .visible_to(request.user)
@@ -407,11 +409,14 @@ def hint(request: HttpRequest, pk: int) -> HttpResponse:
     if seat is None:
         raise PermissionDenied("only the players of this game can ask for a hint")
     if not game.allows_hints():
-        text = "This game does not allow hints: only casual games opened with them, and games against the computer, do."
+        text = _(
+            "This game does not allow hints: only casual games opened with them, and games "
+            "against the computer, do."
+        )
     elif game.status != Game.Status.ACTIVE or game.to_decide != seat:
-        text = "It is not your decision now."
+        text = _("It is not your decision now.")
     elif request.POST.get("seq") != str(game.seq):
-        text = "The game has moved on since this page was drawn: reload it."
+        text = _("The game has moved on since this page was drawn: reload it.")
     else:
         from games import tasks
 
@@ -431,7 +436,7 @@ def hint_answer(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         task_id, user_id, game_id, asked_at = signing.loads(ticket, salt=HINT_SALT, max_age=300)
     except (signing.BadSignature, ValueError, TypeError):
-        return _hint_told(request, game, {"text": "That hint has expired: ask again."}, ok=False)
+        return _hint_told(request, game, {"text": _("That hint has expired: ask again.")}, ok=False)
     if user_id != request.user.pk or game_id != game.pk:
         raise PermissionDenied("that hint was asked for by someone else")
     return _hint_answer(request, game, ticket, task_id, asked_at)
@@ -444,11 +449,13 @@ def _hint_answer(request, game: Game, ticket: str, task_id: str, asked_at: float
     try:
         answer = HUEY.result(task_id)
     except TaskException:  # the task failed: a hint is no move, so no retry
-        answer = {"text": "The computer could not find a hint this time: ask again."}
+        answer = {"text": _("The computer could not find a hint this time: ask again.")}
     if answer is not None:
+        if "text" not in answer:  # the task runner's answer, said here in the player's words
+            answer = {**answer, "text": computer.hint_words(answer)}
         return _hint_told(request, game, answer, ok="cells" in answer)
     if time.time() - asked_at > HINT_PATIENCE:
-        busy = {"text": "The computer is busy: no hint came in time. Try again in a moment."}
+        busy = {"text": _("The computer is busy: no hint came in time. Try again in a moment.")}
         return _hint_told(request, game, busy, ok=False)
     waiting = f"{reverse('games:hint-answer', args=[game.pk])}?{urlencode({'ticket': ticket})}"
     if request.htmx:
@@ -471,13 +478,13 @@ def _hint_told(request, game: Game, answer: dict, ok: bool) -> HttpResponse:
 @require_POST
 @login_required
 def resign(request: HttpRequest, pk: int) -> HttpResponse:
-    return _player_post(request, pk, services.resign, "You resigned.")
+    return _player_post(request, pk, services.resign, _("You resigned."))
 
 
 @require_POST
 @login_required
 def abort(request: HttpRequest, pk: int) -> HttpResponse:
-    return _player_post(request, pk, services.abort, "The game was aborted: it has no result.")
+    return _player_post(request, pk, services.abort, _("The game was aborted: it has no result."))
 
 
 @require_POST
@@ -485,16 +492,16 @@ def abort(request: HttpRequest, pk: int) -> HttpResponse:
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     answer = request.POST.get("answer", "offer")
     if answer == "offer":
-        return _player_post(request, pk, services.offer_rematch, "Rematch offered.")
+        return _player_post(request, pk, services.offer_rematch, _("Rematch offered."))
     if answer not in ("accept", "decline"):
-        messages.error(request, "That form was not a rematch answer: reload the page.")
+        messages.error(request, _("That form was not a rematch answer: reload the page."))
         return redirect("games:detail", pk=pk)
 
     def answering(game, user):
         return services.answer_rematch(game, user, accept=answer == "accept")
 
     return _player_post(
-        request, pk, answering, "" if answer == "accept" else "You declined the rematch."
+        request, pk, answering, "" if answer == "accept" else _("You declined the rematch.")
     )
 
 
@@ -579,8 +586,9 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
         except ValueError as error:
             leave.add_error("days", str(error))
         else:
-            until = f"{started.ends_at:%Y-%m-%d %H:%M}"
-            messages.info(request, _("You are on vacation until %(until)s UTC.") % {"until": until})
+            when = pgettext("date format: a day, hour and zone", "j M Y, H:i T")
+            until = formats.date_format(timezone.localtime(started.ends_at), when)
+            messages.info(request, _("You are on vacation until %(until)s.") % {"until": until})
             return redirect("settings")
     return _settings_page(request, leave=leave)
 

@@ -20,16 +20,17 @@
     }
   }
 
-  function copy(input, status) {
+  // What it did, in the words the button carries (templates/games/_copy_link.html).
+  function copy(input, status, words) {
     function say(text) {
       if (status) status.textContent = text;
     }
     function done() {
-      say("Link copied.");
+      say(words.copiedWords || "Link copied.");
     }
     function fallBack() {
       if (copyByHand(input)) done();
-      else say("Press Ctrl+C (⌘C on a Mac) to copy the selected link.");
+      else say(words.byHandWords || "Press Ctrl+C (⌘C on a Mac) to copy the selected link.");
     }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, fallBack);
@@ -48,6 +49,6 @@
     if (!input) return;
     const status = document.getElementById(button.dataset.copyStatus);
     button.hidden = false;
-    button.addEventListener("click", function () { copy(input, status); });
+    button.addEventListener("click", function () { copy(input, status, button.dataset); });
   });
 })();

@@ -1,3 +1,30 @@
+// The words this script shows, in the reader's language: the page gives them as data
+// (templates/games/_page_words.html, games.web.presenters.page_words); English if it has none.
+const pageWords = (function () {
+  "use strict";
+  const english = {
+    units: {
+      day: { one: "{count} day", other: "{count} days" },
+      hour: { one: "{count} hour", other: "{count} hours" },
+      minute: { one: "{count} minute", other: "{count} minutes" },
+      second: { one: "{count} second", other: "{count} seconds" },
+    },
+    live: "Live: moves appear as they are made.",
+    lost: "Connection lost: reconnecting… (the board will catch up by itself)",
+    unreachable: "The server could not be reached: nothing was sent and the page is as it was. Try again when the connection is back.",
+    databaseAway: "The site's database did not answer just now: nothing was changed. Try again in a few seconds.",
+    serverError: "The server answered with an error ({code}): nothing changed on this page. Try again, or reload it.",
+    yourTurn: "Your turn",
+  };
+  const given = document.getElementById("page-words");
+  if (!given) return english;
+  try {
+    return Object.assign({}, english, JSON.parse(given.textContent));
+  } catch (e) {
+    return english;
+  }
+})();
+
 // The game page's live link: show the socket's state, and never let the board go stale.
 // Pushes arrive as htmx-ws out-of-band swaps carrying the seq; a gap or a reconnect fetches
 // the current partials over plain HTTP.
@@ -33,7 +60,7 @@
   let wasConnected = false;
 
   document.body.addEventListener("htmx:wsOpen", function () {
-    say("Live: moves appear as they are made.", "open");
+    say(pageWords.live, "open");
     if (wasConnected) catchUp();
     wasConnected = true;
   });
@@ -47,10 +74,10 @@
       say(status.dataset[why], "closed");
       return;
     }
-    say("Connection lost: reconnecting… (the board will catch up by itself)", "closed");
+    say(pageWords.lost, "closed");
   });
   document.body.addEventListener("htmx:wsError", function () {
-    say("Connection lost: reconnecting… (the board will catch up by itself)", "closed");
+    say(pageWords.lost, "closed");
   });
   document.body.addEventListener("htmx:wsBeforeMessage", function (event) {
     const text = event.detail.message;
@@ -88,8 +115,15 @@
   });
 
   // Clocks: the server sends each clock's seconds with every update; in between, the running
-  // one counts down here. At zero the page asks the server, which ends the game if it agrees.
-  function plural(n, unit) { return n + " " + unit + (n === 1 ? "" : "s"); }
+  // one counts down here, in the words the server's clocks use (each unit's plural forms,
+  // chosen by the language's rules). At zero the page asks the server, which ends the game if
+  // it agrees.
+  const rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+  function plural(n, unit) {
+    const forms = pageWords.units[unit];
+    const category = rules ? rules.select(n) : (n === 1 ? "one" : "other");
+    return (forms[category] || forms.other).replace("{count}", String(n));
+  }
   function inWords(s) {
     const days = Math.floor(s / 86400), hours = Math.floor((s % 86400) / 3600);
     const minutes = Math.floor((s % 3600) / 60);
@@ -241,15 +275,15 @@
     trouble.hidden = false;
   }
   document.body.addEventListener("htmx:sendError", function () {
-    warn("The server could not be reached: nothing was sent and the page is as it was. Try again when the connection is back.");
+    warn(pageWords.unreachable);
   });
   document.body.addEventListener("htmx:responseError", function (event) {
     const code = event.detail.xhr ? event.detail.xhr.status : 0;
     if (code === 503) {
-      warn("The site's database did not answer just now: nothing was changed. Try again in a few seconds.");
+      warn(pageWords.databaseAway);
       return;
     }
-    warn("The server answered with an error (" + code + "): nothing changed on this page. Try again, or reload it.");
+    warn(pageWords.serverError.replace("{code}", String(code)));
   });
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (trouble && event.detail.successful) trouble.hidden = true;
@@ -374,13 +408,15 @@
 // Every page: the tab title carries the count of games waiting for you, kept fresh by pushes.
 (function () {
   "use strict";
+  const yourTurn = pageWords.yourTurn + " · ";
   function retitle() {
     const turns = document.getElementById("turns");
     const count = turns ? parseInt(turns.dataset.count || "0", 10) : 0;
     const status = document.getElementById("status");
     const yours = status && status.dataset.yours === "1";
-    const bare = document.title.replace(/^\(\d+\) /, "").replace(/^Your turn · /, "");
-    document.title = (count > 0 ? "(" + count + ") " : "") + (yours ? "Your turn · " : "") + bare;
+    let bare = document.title.replace(/^\(\d+\) /, "");
+    if (bare.indexOf(yourTurn) === 0) bare = bare.slice(yourTurn.length);
+    document.title = (count > 0 ? "(" + count + ") " : "") + (yours ? yourTurn : "") + bare;
   }
   document.body.addEventListener("htmx:afterSettle", retitle);
   document.body.addEventListener("htmx:wsAfterMessage", retitle);

@@ -15,14 +15,14 @@
   }
 
   // A refused hint (too many asked from this address: 429) is not swapped in by htmx: say so
-  // where the hint would have been.
+  // where the hint would have been, in the words the form carries (templates/games/_hint.html).
   document.body.addEventListener("htmx:responseError", (event) => {
     const form = event.detail.elt;
     const hint = document.getElementById("computer-hint");
     if (!hint || !form || !form.classList || !form.classList.contains("hint-form")) return;
     hint.textContent = event.detail.xhr.status === 429
-      ? "No more hints for now: too many were asked from your address. Try again in a few minutes."
-      : "The hint could not be had: try again.";
+      ? form.dataset.tooManyWords || "No more hints for now: too many were asked from your address. Try again in a few minutes."
+      : form.dataset.failedWords || "The hint could not be had: try again.";
   });
 
   document.body.addEventListener("htmx:afterSwap", () => {
