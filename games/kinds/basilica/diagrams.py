@@ -14,20 +14,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy, pgettext
+
 from games.engine.basilica import Options, score_cathedral
 from games.engine.basilica.components import (
     ALTAR,
-    COLOR_NAMES,
+    ASSUMED,
+    BASE_ORDER_COUNTS,
     CONFUSE,
     DISASTER,
     GLASS,
     MOVE,
     PROMOTE,
-    RANK_NAMES,
     RECRUIT,
     SCAFFOLD,
 )
 from games.kinds.basilica import help as words
+from games.words import say
 
 _CELL = re.compile(
     r"(?P<colors>[YBRG]{1,2})(?P<crown>\^)?(?:(?P<player>[12])(?P<rank>[AMSJ])?)?"
@@ -42,7 +46,7 @@ class Diagram:
     being the engine's player 0) that turn ``before`` into ``after``."""
 
     order: str
-    caption: str
+    caption: str  # lazily translated: said in the language of the page that draws it
     before: tuple[str, ...]
     after: tuple[str, ...]
     steps: tuple[dict, ...]
@@ -51,29 +55,31 @@ class Diagram:
 ORDER_DIAGRAMS = {
     PROMOTE: Diagram(
         PROMOTE,
-        "Player 1 promotes their builder on c1r0 to Architect.",
+        gettext_lazy("Player 1 promotes their builder on c1r0 to Architect."),
         before=(". G . . .", "R B1 B Y2 ."),
         after=(". G . . .", "R B1A B Y2 ."),
         steps=({"type": "promote", "col": 1, "row": 0, "rank": "architect"},),
     ),
     MOVE: Diagram(
         MOVE,
-        "Player 1 moves their builder from c0r0 to the empty red vault next to it.",
+        gettext_lazy("Player 1 moves their builder from c0r0 to the empty red vault next to it."),
         before=(". G . . .", "R1 R B Y2 ."),
         after=(". G . . .", "R R1 B Y2 ."),
         steps=({"type": "move", "col": 0, "row": 0, "to_col": 1, "to_row": 0},),
     ),
     RECRUIT: Diagram(
         RECRUIT,
-        "Player 1 puts a builder from their supply on the green vault c1r1.",
+        gettext_lazy("Player 1 puts a builder from their supply on the green vault c1r1."),
         before=(". G . . .", "R1 R B Y2 Y"),
         after=(". G1 . . .", "R1 R B Y2 Y"),
         steps=({"type": "recruit", "col": 1, "row": 1},),
     ),
     CONFUSE: Diagram(
         CONFUSE,
-        "Player 1 sends their builder on c0r0 home, then moves player 2's builder from c2r0 "
-        "to the empty vault c3r0.",
+        gettext_lazy(
+            "Player 1 sends their builder on c0r0 home, then moves player 2's builder from c2r0 "
+            "to the empty vault c3r0."
+        ),
         before=(". G . . .", "R1 R B2 B Y"),
         after=(". G . . .", "R R B B2 Y"),
         steps=(
@@ -83,14 +89,16 @@ ORDER_DIAGRAMS = {
     ),
     GLASS: Diagram(
         GLASS,
-        "Player 1 puts stained glass on c0r0, where they have a builder.",
+        gettext_lazy("Player 1 puts stained glass on c0r0, where they have a builder."),
         before=(". G . . .", "R1 R B2 B Y"),
         after=(". G . . .", "R1* R B2 B Y"),
         steps=({"type": "glass", "col": 0, "row": 0},),
     ),
     SCAFFOLD: Diagram(
         SCAFFOLD,
-        "Player 1 places a scaffold on c3r0, then a second one on c0r1, next to a vault.",
+        gettext_lazy(
+            "Player 1 places a scaffold on c3r0, then a second one on c0r1, next to a vault."
+        ),
         before=(". G . . .", "R1 R B2 . ."),
         after=("# G . . .", "R1 R B2 # ."),
         steps=(
@@ -100,15 +108,17 @@ ORDER_DIAGRAMS = {
     ),
     DISASTER: Diagram(
         DISASTER,
-        "Player 1 discards the blue vault c3r0, which has no builder.",
+        gettext_lazy("Player 1 discards the blue vault c3r0, which has no builder."),
         before=(". G . . .", "R1 R B2 B Y"),
         after=(". G . . .", "R1 R B2 . Y"),
         steps=({"type": "disaster", "col": 3, "row": 0},),
     ),
     ALTAR: Diagram(
         ALTAR,
-        "Player 1 puts an altar on c1r0, whose stained glass now counts 4, and a second on c0r0, "
-        "whose builder Confuse can no longer move.",
+        gettext_lazy(
+            "Player 1 puts an altar on c1r0, whose stained glass now counts 4, and a second on c0r0, "
+            "whose builder Confuse can no longer move."
+        ),
         before=(". G . . .", "R1 R* B2 B Y"),
         after=(". G . . .", "R1+ R*+ B2 B Y"),
         steps=(
@@ -164,21 +174,30 @@ def cells(rows: tuple[str, ...]) -> list[dict]:
 def cell_label(cell: dict | None) -> str:
     """A cell in words, for a screen reader and a tooltip."""
     if cell is None:
-        return "empty"
+        return pgettext("diagram cell", "empty")
     if cell["scaffold"]:
-        return "scaffold"
-    colors = " and ".join(COLOR_NAMES[c] for c in cell["colors"])
-    parts = [f"{'wild ' if len(cell['colors']) > 1 else ''}{colors} vault"]
+        return pgettext("diagram cell", "scaffold")
+    colors = cell["colors"]
+    if len(colors) > 1:
+        parts = [
+            pgettext("diagram cell", "wild %(hues)s vault") % {"hues": words.wild_name(colors)}
+        ]
+    else:
+        parts = [pgettext("diagram cell", "%(hue)s vault") % {"hue": words.color_name(colors)}]
     if cell["crown"]:
-        parts.append("crowned")
+        parts.append(pgettext("diagram cell", "crowned"))
     builder = cell["builder"]
     if builder:
-        who = f"builder of player {builder['player'] + 1}"
-        parts.append(f"{RANK_NAMES[builder['rank']]}, {who}" if builder["rank"] else who)
+        who = {"player": builder["player"] + 1}
+        if builder["rank"]:
+            who["title"] = words.rank_name(builder["rank"])
+            parts.append(pgettext("diagram cell", "%(title)s, builder of player %(player)d") % who)
+        else:
+            parts.append(pgettext("diagram cell", "builder of player %(player)d") % who)
     if cell["glass"]:
-        parts.append("stained glass")
+        parts.append(pgettext("diagram cell", "stained glass"))
     if cell["altar"]:
-        parts.append("altar")
+        parts.append(pgettext("diagram cell", "altar"))
     return ", ".join(parts)
 
 
@@ -216,7 +235,7 @@ def order_pictures(edition: str = "2022") -> list[dict]:
     for order, diagram in ORDER_DIAGRAMS.items():
         entry = words.order_entry(order, edition)
         entry.update(
-            caption=diagram.caption,
+            caption=str(diagram.caption),
             before=grid(diagram.before),
             after=grid(diagram.after, compare=diagram.before),
         )
@@ -224,12 +243,19 @@ def order_pictures(edition: str = "2022") -> list[dict]:
     return out
 
 
-def scoring_example(names: tuple[str, str] = ("Player 1", "Player 2")) -> dict:
+def scoring_example(names: tuple[str, str] | None = None) -> dict:
     """The example cathedral, its areas scored by the engine and told in words."""
     report = score_cathedral(cells(SCORING_EXAMPLE)).to_json()
     return {
         "grid": grid(SCORING_EXAMPLE),
-        "areas": [{**area, "words": words.area_explained(area, names)} for area in report["areas"]],
+        "areas": [
+            {
+                **area,
+                "color_name": capfirst(words.color_name(area["color"])),
+                "words": words.area_explained(area, names),
+            }
+            for area in report["areas"]
+        ],
         "points": report["points"],
     }
 
@@ -241,7 +267,7 @@ def rules_context(edition: str) -> dict:
         "rank_entries": [
             {
                 "rank": rank,
-                "name": RANK_NAMES[rank],
+                "name": words.rank_name(rank),
                 "letter": words.RANK_LETTERS[rank],
                 "text": words.rank_help(rank, edition),
             }
@@ -251,6 +277,12 @@ def rules_context(edition: str) -> dict:
         "place_builder": words.action_help("builder"),
         "track_caption": words.track_caption(edition, Options(edition=edition).crown_spaces),
         "scoring": scoring_example(),
+        "rank_names": [words.rank_name(rank) for rank in words.ranks(edition)],
+        "order_counts": [
+            (words.order_name(order), count) for order, count in BASE_ORDER_COUNTS.items()
+        ],
+        # The engine's words, said where it marked them (games.words.say).
+        "assumed_figures": [say(figure) for figure in ASSUMED],
         "legend": words.legend(edition, expansion=True),
         "symbols": words.SYMBOLS,
         "expansion_name": words.EXPANSION_NAME,
