@@ -13,3 +13,5 @@ class Command(makemessages.Command):
         "--keyword=N_",
         "--keyword=Reason",
     ]
+    # A new message is left empty for a translator, never filled with a near one's words.
+    msgmerge_options = [*makemessages.Command.msgmerge_options, "--no-fuzzy-matching"]
