@@ -532,7 +532,7 @@ def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
         "allowance": row.vacation_days,
         "settings_start": settings.VACATION_START_DAYS,
         "on_vacation": vacation.current(request.user),
-        "recent": request.user.notifications.select_related("game")[:20],
+        "recent": request.user.notifications.filter(channel="email").select_related("game")[:20],
     }
     return render(request, "games/settings.html", context, status=400 if bound else 200)
 
