@@ -26,6 +26,7 @@ $(COMPILED) &: $(CATALOGUES) $(STAMP)
 
 install: $(STAMP) $(COMPILED)
 
+messages: export DJANGO_DEBUG ?= 1
 messages: install
 	@command -v xgettext >/dev/null || (echo "make messages needs GNU gettext: apt-get install gettext" && exit 1)
 	$(PY) manage.py makemessages --locale fr --locale pl --no-obsolete --no-wrap \

@@ -230,11 +230,6 @@ def test_malformed_data_is_refused_in_polish():
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games/play/services.py turns the engine's Reason into plain English "
-    "(MoveRejected(str(error))): it must say() it",
-)
 def test_an_illegal_placement_posted_in_polish_is_answered_in_polish():
     ann, bob = make_user("ann"), make_user("bob")
     game = started_game(ann, bob, kind="cathedral")

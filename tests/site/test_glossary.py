@@ -74,6 +74,9 @@ class Miss(NamedTuple):
     translation: str
 
 
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+
+
 def glossary_misses(po_path: Path, lang: str, glossary: Path = GLOSSARY) -> list[Miss]:
     """Every translation of the catalogue at ``po_path`` (in ``lang``) that misses a term."""
     rows = [
@@ -83,7 +86,8 @@ def glossary_misses(po_path: Path, lang: str, glossary: Path = GLOSSARY) -> list
     ]
     misses = []
     for entry in polib.pofile(str(po_path)).translated_entries():
-        english = nfc(f"{entry.msgid}\n{entry.msgid_plural}")
+        # A placeholder's name (%(order)s, {colour}) is no word of the sentence.
+        english = PLACEHOLDER.sub(" ", nfc(f"{entry.msgid}\n{entry.msgid_plural}"))
         translations = list(entry.msgstr_plural.values()) or [entry.msgstr]
         games = games_of(entry)
         for row, english_term in rows:

@@ -80,7 +80,7 @@ def test_sign_ups_from_one_address_stop_at_the_limit_with_a_clear_page(settings)
     assert [sign_up(f"new{i}").status_code for i in range(3)] == [302, 302, 302]
     refused = sign_up("new3")
     assert refused.status_code == 429
-    assert "This address has asked for 3 new accounts in 60 minutes" in refused.text
+    assert "This address has opened 3 new accounts in 60 minutes" in refused.text
     assert not type(make_user()).objects.filter(username="new3").exists()
     assert sign_up("new4", address="198.51.100.9").status_code == 302
 
