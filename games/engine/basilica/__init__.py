@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..interface import IllegalAction, MalformedAction
+from ..interface import IllegalAction, MalformedAction, Reason
 from .actions import Action, describe, kind_of
 from .components import COLORS, Options
 from .flow import deal
@@ -103,7 +103,12 @@ def replay(
         if not isinstance(action, Action):
             action = Action.from_log(action)
         if check and not is_legal(state, action):
-            raise IllegalAction(f"action {len(state.history) + 1}: {why_illegal(state, action)}")
+            number = len(state.history) + 1
+            raise IllegalAction(
+                Reason(
+                    "action {number}: {reason}", number=number, reason=why_illegal(state, action)
+                )
+            )
         perform(state, action)
     return state
 

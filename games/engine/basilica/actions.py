@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..interface import MalformedAction
+from ..interface import MalformedAction, Reason
 from .components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
 from .state import WIDTH, cell_label
 
@@ -116,6 +116,7 @@ _BOUNDS = {
     "to_row": MAX_TILES,
 }
 _TEXTS = {"rank": frozenset(RANK_NAMES), "color": frozenset(COLOR_NAMES)}
+_NO_SUCH = {"rank": Reason("no such rank"), "color": Reason("no such color")}
 
 # A remembered action is a few hundred bytes at most, as every field is bounded (a whole
 # validated action with every field set: about 1.7 KB with its key): at most about 10 MB.
@@ -125,27 +126,29 @@ _PARSED_MAX = 6_000
 
 def _parse(cls: type[Action], data: object, shared: bool) -> Action:
     if not isinstance(data, dict):
-        raise MalformedAction("an action is a JSON object")
+        raise MalformedAction(Reason("an action is a JSON object"))
     kind = data.get(KIND_KEY)
     if type(kind) is not str or kind not in KINDS:
-        raise MalformedAction(f"unknown action type {repr(kind)[:40]}")
+        raise MalformedAction(Reason("unknown action type {kind}", kind=repr(kind)[:40]))
     unknown = set(data) - {KIND_KEY, *_FIELDS}
     if unknown:
         names = sorted(str(name)[:20] for name in unknown)[:8]
-        raise MalformedAction(f"unexpected fields in action: {', '.join(names)}")
+        raise MalformedAction(
+            Reason("unexpected fields in action: {fields}", fields=", ".join(names))
+        )
     values = []
     for name in _FIELDS:
         value = data.get(name)
         if value is not None:
             if name in _INT_FIELDS:
                 if type(value) is not int:
-                    raise MalformedAction(f"{name} must be a whole number")
+                    raise MalformedAction(Reason("{field} must be a whole number", field=name))
                 if not 0 <= value < _BOUNDS[name]:
-                    raise MalformedAction(f"{name} is off the board")
+                    raise MalformedAction(Reason("{field} is off the board", field=name))
             elif type(value) is not str:
-                raise MalformedAction(f"{name} must be text")
+                raise MalformedAction(Reason("{field} must be text", field=name))
             elif value not in _TEXTS[name]:
-                raise MalformedAction(f"no such {name}")
+                raise MalformedAction(_NO_SUCH[name])
         values.append(value)
     if cls is not Action:
         return cls(kind, *values)
@@ -159,44 +162,64 @@ make = lru_cache(maxsize=1 << 16)(Action)
 
 
 def describe(action: Action, tiles=None) -> str:
-    """The action in the game log's words, e.g. "place Y/B vault at c2r1", "Recruit at c0r3".
+    """The action in the game log's words, e.g. "place Y/B vault at c2r1", "Recruit at c0r3": a
+    ``Reason``, which the site says in the player's language (``games.words.say``).
 
     ``tiles`` (the game's tile list) lets a vault be named by its colours.
     """
     k = action.kind
     at = cell_label(action.col, action.row)
+    to = cell_label(action.to_col, action.to_row)
     if k == "vault":
         colors = "/".join(tiles[action.tile].colors) if tiles else f"#{action.tile}"
-        return f"place {colors} vault at {at}"
+        return Reason("place {letters} vault at {cell}", letters=colors, cell=at)
     if k == "builder":
-        return "place builder"
+        return Reason("place builder")
     if k == "promote":
-        return f"Promote at {at} to {RANK_NAMES.get(action.rank, action.rank)}"
+        return Reason("Promote at {cell} to {title}", cell=at, title=_rank(action.rank))
     if k == "move":
-        return f"Move Builder {at} to {cell_label(action.to_col, action.to_row)}"
+        return Reason("Move Builder {cell} to {to}", cell=at, to=to)
     if k == "confuse":
-        return f"Confuse: own builder home from {at}"
+        return Reason("Confuse: own builder home from {cell}", cell=at)
     if k in ORDER_KINDS:
-        return f"{ORDER_NAMES[k]} at {at}"
+        return Reason("{name} at {cell}", name=ORDER_NAMES[k], cell=at)
     if k == "pay":
-        target = f" at {at}" if action.col is not None else ""
-        if action.rank:
-            target += f" to {RANK_NAMES.get(action.rank, action.rank)}"
-        if action.to_col is not None:
-            target += f" to {cell_label(action.to_col, action.to_row)}"
-        return f"pay a coin for the paid order{target}"
+        return _describe_pay(action, at, to)
     if k == "decline":
-        return "decline the paid order"
+        return Reason("decline the paid order")
     if k == "confuse_move":
-        return (
-            f"Confuse: move opponent's builder {at} to {cell_label(action.to_col, action.to_row)}"
-        )
+        return Reason("Confuse: move opponent's builder {cell} to {to}", cell=at, to=to)
     if k == "second_scaffold":
-        return f"second Scaffolding at {at}"
+        return Reason("second Scaffolding at {cell}", cell=at)
     if k == "second_altar":
-        return f"second Altar at {at}"
+        return Reason("second Altar at {cell}", cell=at)
     if k == "skip_altar":
-        return "no second Altar"
+        return Reason("no second Altar")
     if k == "jester":
-        return f"Jester at {at} becomes {COLOR_NAMES.get(action.color, action.color)}"
+        color = COLOR_NAMES.get(action.color, action.color)
+        return Reason("Jester at {cell} becomes {hue}", cell=at, hue=color)
     return k
+
+
+def _rank(rank: str | None) -> str | None:
+    return RANK_NAMES.get(rank, rank)
+
+
+def _describe_pay(action: Action, at: str, to: str) -> str:
+    """A paid order's answer, by what it names: a builder promoted, recruited or moved."""
+    placed, ranked, moved = action.col is not None, bool(action.rank), action.to_col is not None
+    if placed and ranked and not moved:
+        return Reason(
+            "pay a coin for the paid order at {cell} to {title}", cell=at, title=_rank(action.rank)
+        )
+    if placed and moved and not ranked:
+        return Reason("pay a coin for the paid order at {cell} to {to}", cell=at, to=to)
+    if placed and not (ranked or moved):
+        return Reason("pay a coin for the paid order at {cell}", cell=at)
+    # No answer the rules allow has another shape: said as it is, in English.
+    target = f" at {at}" if placed else ""
+    if ranked:
+        target += f" to {_rank(action.rank)}"
+    if moved:
+        target += f" to {to}"
+    return f"pay a coin for the paid order{target}"

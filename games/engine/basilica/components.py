@@ -11,8 +11,11 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 
+from ..interface import N_
+
 COLORS = "YBRG"
-COLOR_NAMES = {"Y": "yellow", "B": "blue", "R": "red", "G": "green"}
+# The names are words the site translates (``games.words.say``): the engine's own text is English.
+COLOR_NAMES = {"Y": N_("yellow"), "B": N_("blue"), "R": N_("red"), "G": N_("green")}
 
 PROMOTE = "promote"
 MOVE = "move"
@@ -24,14 +27,14 @@ DISASTER = "disaster"
 ALTAR = "altar"
 ORDERS = (PROMOTE, MOVE, RECRUIT, CONFUSE, GLASS, SCAFFOLD, DISASTER, ALTAR)
 ORDER_NAMES = {
-    PROMOTE: "Promote",
-    MOVE: "Move Builder",
-    RECRUIT: "Recruit",
-    CONFUSE: "Confuse",
-    GLASS: "Stained Glass",
-    SCAFFOLD: "Scaffolding",
-    DISASTER: "Disaster",
-    ALTAR: "Altar",
+    PROMOTE: N_("Promote"),
+    MOVE: N_("Move Builder"),
+    RECRUIT: N_("Recruit"),
+    CONFUSE: N_("Confuse"),
+    GLASS: N_("Stained Glass"),
+    SCAFFOLD: N_("Scaffolding"),
+    DISASTER: N_("Disaster"),
+    ALTAR: N_("Altar"),
 }
 PAID_ORDERS = (PROMOTE, RECRUIT, CONFUSE)
 
@@ -40,10 +43,10 @@ MASON = "mason"
 STRONGMAN = "strongman"
 JESTER = "jester"
 RANK_NAMES = {
-    ARCHITECT: "Architect",
-    MASON: "Master Mason",
-    STRONGMAN: "Strongman",
-    JESTER: "Jester",
+    ARCHITECT: N_("Architect"),
+    MASON: N_("Master Mason"),
+    STRONGMAN: N_("Strongman"),
+    JESTER: N_("Jester"),
 }
 EDITIONS = {
     "2010": {"monarch": "king", "ranks": (ARCHITECT, MASON, STRONGMAN)},
@@ -68,13 +71,19 @@ CROWNED_WILD = frozenset({0, 1})
 EXPANSION_CROWNED = frozenset({0, 2, 4, 6, 1})
 
 ASSUMED = (
-    "which colour pairs the 18 wild tiles have (3 of each of the 6 pairs)",
-    "which tiles carry a crown (36 of 58: 6 of every 10 single-colour tiles, 2 of every 3 wilds)",
-    "how the orders are spread over the tiles (Promote 8, Move Builder 9, Recruit 9, Confuse 8, "
-    "Stained Glass 8, Scaffolding 8, Disaster 8)",
-    "which order tiles carry the paid-order coin box (4 Promote, 4 Recruit, 4 Confuse)",
-    "the crown spaces of the score track at 10, 20 and 30 (the 2022 edition's; assumed for 2010)",
-    "the 8 Festum Fatuorum tiles: 2 of each colour, 5 of them crowned",
+    N_("which colour pairs the 18 wild tiles have (3 of each of the 6 pairs)"),
+    N_(
+        "which tiles carry a crown (36 of 58: 6 of every 10 single-colour tiles, 2 of every 3 wilds)"
+    ),
+    N_(
+        "how the orders are spread over the tiles (Promote 8, Move Builder 9, Recruit 9, "
+        "Confuse 8, Stained Glass 8, Scaffolding 8, Disaster 8)"
+    ),
+    N_("which order tiles carry the paid-order coin box (4 Promote, 4 Recruit, 4 Confuse)"),
+    N_(
+        "the crown spaces of the score track at 10, 20 and 30 (the 2022 edition's; assumed for 2010)"
+    ),
+    N_("the 8 Festum Fatuorum tiles: 2 of each colour, 5 of them crowned"),
 )
 
 

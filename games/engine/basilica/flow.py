@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import random
 
+from ..interface import N_
 from .board import any_vault_placeable, view_cells
 from .components import JESTER
 from .scoring import ScoreReport, score_cathedral
 from .state import Outcome, State
+
+# How a game ends by the rules (``Outcome.termination``), words the site translates.
+THIRD_SCORING = N_("third scoring")
+EXHAUSTION = N_("exhaustion")
 
 
 def shuffled(seed: int, salt: str, items: list[int]) -> list[int]:
@@ -132,9 +137,9 @@ def resolve_scoring(state: State) -> None:
     )
     state.jester_picks = {}
     if exhausted(state):
-        finish(state, "exhaustion")
+        finish(state, EXHAUSTION)
     elif state.scorings >= len(state.options.crown_spaces):
-        finish(state, "third scoring")
+        finish(state, THIRD_SCORING)
     else:
         clean_up(state)
         end_turn(state)

@@ -8,6 +8,7 @@ does not. ``perform`` applies an action known to be legal (a replayed log skips 
 
 from __future__ import annotations
 
+from ..interface import Reason
 from .actions import _FIELDS, KINDS, ORDER_KINDS, Action, make
 from .board import (
     builders_of,
@@ -426,29 +427,23 @@ def is_legal(state: State, action: Action) -> bool:
     return any(a is action for a in legal) or action in legal
 
 
-def why_illegal(state: State, action: Action) -> str:
-    """The rule that forbids ``action`` now, in a player's words."""
+def why_illegal(state: State, action: Action) -> Reason:
+    """The rule that forbids ``action`` now, in a player's words (a ``Reason``, which the site
+    says in the player's language)."""
     decision = state.decision
     if decision is None:
-        return "the game is over"
+        return Reason("the game is over")
     if action.kind not in KINDS:
-        return f"unknown action type {action.kind!r}"
+        return Reason("unknown action type {kind}", kind=repr(action.kind))
     kind = decision["kind"]
     if kind != "main":
-        expected = {
-            "paid": "an answer to the paid-order offer (pay or decline)",
-            "confuse_move": "the Confuse move of an opponent's builder",
-            "second_scaffold": "the second scaffold",
-            "second_altar": "the second altar"
-            if state.version != "1"
-            else "the second altar, or none",
-            "jester": "a Jester colour",
-        }[kind]
         if action.kind not in _FOLLOW_UP_KINDS[kind]:
-            return f"the game is waiting for {expected}"
+            if kind == "second_altar" and state.version == "1":
+                return Reason("the game is waiting for the second altar, or none")
+            return _WAITING[kind]
         return _why_fields(decision, action) or _why_follow_up(state, decision, action)
     if action.kind in {k for kinds in _FOLLOW_UP_KINDS.values() for k in kinds}:
-        return "there is no such decision pending: it is time for a main action"
+        return Reason("there is no such decision pending: it is time for a main action")
     problem = _why_fields(decision, action)
     if problem:
         return problem
@@ -456,9 +451,19 @@ def why_illegal(state: State, action: Action) -> str:
         return _why_vault(state, action)
     if action.kind == "builder":
         if state.last_vault is None:
-            return "Place Builder is only possible immediately after Place Vault"
-        return "you have no builder left in your supply"
+            return Reason("Place Builder is only possible immediately after Place Vault")
+        return Reason("you have no builder left in your supply")
     return _why_order(state, action)
+
+
+# What the game waits for instead, by the decision pending.
+_WAITING = {
+    "paid": Reason("the game is waiting for an answer to the paid-order offer (pay or decline)"),
+    "confuse_move": Reason("the game is waiting for the Confuse move of an opponent's builder"),
+    "second_scaffold": Reason("the game is waiting for the second scaffold"),
+    "second_altar": Reason("the game is waiting for the second altar"),
+    "jester": Reason("the game is waiting for a Jester colour"),
+}
 
 
 _FOLLOW_UP_KINDS = {
@@ -488,44 +493,48 @@ _TAKES = {
 _PAY_TAKES = {"promote": (*_CELL, "rank"), "recruit": _CELL, "confuse": _MOVE}
 
 
-def _why_fields(decision: dict, action: Action) -> str | None:
+def _why_fields(decision: dict, action: Action) -> Reason | None:
     """A field the action does not take (say, a rank on a vault) is refused by name."""
     takes = _PAY_TAKES[decision["order"]] if action.kind == "pay" else _TAKES[action.kind]
     extra = [name for name in _FIELDS if getattr(action, name) is not None and name not in takes]
     if extra:
-        return f"a {action.kind} action has no {' or '.join(extra)}"
+        return Reason(
+            "a {kind} action has no {fields}", kind=action.kind, fields=" or ".join(extra)
+        )
     return None
 
 
-def _why_position(state: State, action: Action) -> str | None:
+def _why_position(state: State, action: Action) -> Reason | None:
     if action.col is None or action.row is None:
-        return "this action needs a cell of the cathedral (col and row)"
+        return Reason("this action needs a cell of the cathedral (col and row)")
     if not 0 <= action.col < WIDTH or action.row < 0:
-        return "the cathedral is five columns wide (0-4) and grows from row 0"
+        return Reason("the cathedral is five columns wide (0-4) and grows from row 0")
     return None
 
 
-def _why_vault(state: State, action: Action) -> str:
+def _why_vault(state: State, action: Action) -> Reason:
     if action.tile not in state.market_vaults:
-        return "that vault is not on offer in the market"
+        return Reason("that vault is not on offer in the market")
     problem = _why_position(state, action)
     if problem:
         return problem
     if action.at in state.cells:
-        return "that cell is already built on"
+        return Reason("that cell is already built on")
     if action.at not in placement_cells(state.cells):
-        return "a vault goes on a starting slot of row 0 or next to a vault or scaffold"
+        return Reason("a vault goes on a starting slot of row 0 or next to a vault or scaffold")
     if state.tiles[action.tile].wild and touches_wild(state, action.at):
-        return "a wild vault may not be adjacent to another wild vault"
-    return "that vault cannot be placed there"
+        return Reason("a wild vault may not be adjacent to another wild vault")
+    return Reason("that vault cannot be placed there")
 
 
-def _why_order(state: State, action: Action) -> str:
+def _why_order(state: State, action: Action) -> Reason:
     if action.tile not in state.market_orders:
-        return "that order is not on offer in the market"
+        return Reason("that order is not on offer in the market")
     order = state.tiles[action.tile].order
     if action.kind != order:
-        return f"that tile's order is {ORDER_NAMES[order]}, not {action.kind}"
+        return Reason(
+            "that tile's order is {name}, not {kind}", name=ORDER_NAMES[order], kind=action.kind
+        )
     problem = _why_position(state, action)
     if problem:
         return problem
@@ -533,64 +542,96 @@ def _why_order(state: State, action: Action) -> str:
     cell = state.cells.get(action.at)
     own_builder_needed = order in ("promote", "move", "confuse", "glass")
     if own_builder_needed and (cell is None or cell.builder != player):
-        return f"{ORDER_NAMES[order]} needs one of your own builders in that cell"
+        return Reason("{name} needs one of your own builders in that cell", name=ORDER_NAMES[order])
     if order == "promote":
         if state.players[player].tokens == 0:
-            return "you have no promotion token left in your supply"
+            return Reason("you have no promotion token left in your supply")
         if action.rank not in state.options.ranks:
-            return f"the ranks of this edition are {', '.join(RANK_NAMES[r] for r in state.options.ranks)}"
-        return "a builder must be promoted to a rank it does not already have"
+            return _ranks_of_edition(state.options.ranks)
+        return Reason("a builder must be promoted to a rank it does not already have")
     if order == "move" and action.to not in moves_from(state, action.at):
-        return "a builder moves to an adjacent vault with no builder on it"
+        return Reason("a builder moves to an adjacent vault with no builder on it")
     if order == "confuse":
         if state.version == "1":
-            return "Confuse needs an opponent's builder that can then move to an adjacent empty vault (not off an altar)"
-        return "Confuse needs an opponent's builder that can move now to an adjacent empty vault (not off an altar)"
+            return Reason(
+                "Confuse needs an opponent's builder that can then move to an adjacent empty "
+                "vault (not off an altar)"
+            )
+        return Reason(
+            "Confuse needs an opponent's builder that can move now to an adjacent empty vault "
+            "(not off an altar)"
+        )
     if order == "glass":
-        return "a vault holds at most one stained glass"
+        return Reason("a vault holds at most one stained glass")
     if order == "recruit":
         if not state.players[player].builders:
-            return "you have no builder left in your supply"
-        return "Recruit puts a builder on a vault with no builder"
+            return Reason("you have no builder left in your supply")
+        return Reason("Recruit puts a builder on a vault with no builder")
     if order == "scaffold":
-        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+        return _SCAFFOLD_RULE
     if order == "disaster":
         if cell is not None and cell.altar:
-            return "a vault with an altar is protected from Disaster"
-        return "Disaster discards a vault with no builder on it"
+            return Reason("a vault with an altar is protected from Disaster")
+        return Reason("Disaster discards a vault with no builder on it")
     if order == "altar":
         if state.altars_left == 0:
-            return "no altar tokens are left"
-        return "an altar goes on a vault (not scaffolding) without one"
-    return "that order cannot be executed there"
+            return Reason("no altar tokens are left")
+        return Reason("an altar goes on a vault (not scaffolding) without one")
+    return Reason("that order cannot be executed there")
 
 
-def _why_follow_up(state: State, decision: dict, action: Action) -> str:
+_SCAFFOLD_RULE = Reason(
+    "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+)
+
+
+def _ranks_of_edition(ranks: tuple[str, ...]) -> Reason:
+    """The ranks an edition has, each a word the site translates."""
+    names = {f"title{i}": RANK_NAMES[rank] for i, rank in enumerate(ranks, 1)}
+    if len(ranks) == 3:
+        return Reason("the ranks of this edition are {title1}, {title2}, {title3}", **names)
+    return Reason("the ranks of this edition are {title1}, {title2}, {title3}, {title4}", **names)
+
+
+def _why_follow_up(state: State, decision: dict, action: Action) -> Reason:
     kind = decision["kind"]
     if kind == "jester":
         col, row = decision["at"]
         if action.at != (col, row):
-            return f"the Jester to colour now stands at {cell_label(col, row)}"
-        cell = state.cells[(col, row)]
-        colors = state.tiles[cell.tile].colors
-        names = ", ".join(COLOR_NAMES[c] for c in colors)
-        return f"a Jester adds a colour the tile lacks (it is already {names})"
+            return Reason("the Jester to colour now stands at {cell}", cell=cell_label(col, row))
+        colors = state.tiles[state.cells[(col, row)].tile].colors
+        if len(colors) == 1:
+            return Reason(
+                "a Jester adds a colour the tile lacks (it is already {hue})",
+                hue=COLOR_NAMES[colors],
+            )
+        return Reason(
+            "a Jester adds a colour the tile lacks (it is already {hue1}, {hue2})",
+            hue1=COLOR_NAMES[colors[0]],
+            hue2=COLOR_NAMES[colors[1]],
+        )
     if kind == "paid":
         order = decision["order"]
         if order == "promote":
-            return (
-                f"the paid Promote must choose a rank other than {RANK_NAMES[decision['rank']]} "
-                "for one of your builders, with a token from your supply"
+            return Reason(
+                "the paid Promote must choose a rank other than {title} for one of your builders, "
+                "with a token from your supply",
+                title=RANK_NAMES[decision["rank"]],
             )
         if order == "recruit":
-            return (
+            return Reason(
                 "the paid Recruit puts your builder on an empty vault next to one of your builders"
             )
-        return "the paid Confuse moves one of your builders (not off an altar) to an adjacent empty vault"
+        return Reason(
+            "the paid Confuse moves one of your builders (not off an altar) to an adjacent empty "
+            "vault"
+        )
     if kind == "confuse_move":
-        return "Confuse moves an opponent's builder (not off an altar) to an adjacent empty vault"
+        return Reason(
+            "Confuse moves an opponent's builder (not off an altar) to an adjacent empty vault"
+        )
     if kind == "second_scaffold":
-        return "a scaffold goes where a vault could: row 0 or next to a vault or scaffold, on an empty cell"
+        return _SCAFFOLD_RULE
     if action.kind == "skip_altar":
-        return "the second altar is not optional: place it on another vault without one"
-    return "the second altar goes on another vault without one"
+        return Reason("the second altar is not optional: place it on another vault without one")
+    return Reason("the second altar goes on another vault without one")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..interface import MalformedAction, Outcome
+from ..interface import MalformedAction, Outcome, Reason
 from .components import Options, Tile, tiles_for
 
 WIDTH = 5
@@ -46,7 +46,9 @@ def parse_label(label: str) -> Pos:
 def _parse(notation: re.Pattern, text: str) -> Pos:
     found = notation.fullmatch(text) if isinstance(text, str) else None
     if found is None or int(found[1]) >= WIDTH:
-        raise MalformedAction(f"no such cell of the cathedral: {str(text)[:20]!r}")
+        raise MalformedAction(
+            Reason("no such cell of the cathedral: {cell}", cell=repr(str(text)[:20]))
+        )
     return int(found[1]), int(found[2])
 
 

@@ -3,6 +3,7 @@ that viewer may know, and the log's sentences."""
 
 from __future__ import annotations
 
+from ..interface import N_
 from .actions import KIND_KEY, Action, describe, kind_of
 from .board import builders_of, view_cells
 from .state import State, parse_key
@@ -98,7 +99,7 @@ def _public_events(state: State) -> list[dict]:
     return [dict(e) for e in state.events]
 
 
-HIDDEN_PICK = "choose a Jester colour (hidden until the scoring)"
+HIDDEN_PICK = N_("choose a Jester colour (hidden until the scoring)")
 
 
 def _log(state: State, player: int | None) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import basilica as engine
 from games.engine.basilica.components import (
@@ -20,6 +21,7 @@ from games.kinds.basilica.forms import BasilicaForm
 from games.kinds.basilica.presenters import hint_marks, page_context
 from games.kinds.basilica.thumbnail import first_steps, thumbnail
 from games.terms import UnplayableSettings
+from games.words import say
 
 OPTIONS = {"edition": str, "expansion": bool, "remove_six": bool}
 
@@ -30,9 +32,10 @@ def new_options(choices: dict, first: int) -> engine.Options:
     choices = chosen(engine.TITLE, choices, first, OPTIONS)
     edition = choices.get("edition", "2022")
     if edition not in EDITIONS:
+        first, second = EDITIONS
         raise UnplayableSettings(
-            _("Basilica comes in the %(editions)s editions: choose one of them.")
-            % {"editions": " and ".join(EDITIONS)}
+            _("Basilica comes in the %(first)s and %(second)s editions: choose one of them.")
+            % {"first": first, "second": second}
         )
     expansion = choices.get("expansion", False)
     if choices.get("remove_six") and not expansion:
@@ -46,18 +49,18 @@ def new_options(choices: dict, first: int) -> engine.Options:
 
 
 def describe(options: dict) -> str:
-    words = f"Basilica, {options.get('edition', '2022')} edition"
-    if options.get("expansion"):
-        words += ", with Festum Fatuorum"
-        if options.get("remove_six"):
-            words += " (6 tiles removed)"
-    return words
+    edition = {"edition": options.get("edition", "2022")}
+    if not options.get("expansion"):
+        return _("Basilica, %(edition)s edition") % edition
+    if options.get("remove_six"):
+        return _("Basilica, %(edition)s edition, with Festum Fatuorum (6 tiles removed)") % edition
+    return _("Basilica, %(edition)s edition, with Festum Fatuorum") % edition
 
 
 def first_role(options: dict, creator: str) -> str:
     if options.get("first_player", 0) == 0:
-        return f"{creator} moves first"
-    return "the opponent moves first"
+        return _("%(creator)s moves first") % {"creator": creator}
+    return _("the opponent moves first")
 
 
 def rules(request: HttpRequest, edition: str | None = None) -> HttpResponse:
@@ -68,9 +71,9 @@ def rules(request: HttpRequest, edition: str | None = None) -> HttpResponse:
     context = {
         "edition": edition,
         "options": options,
-        "ranks": [RANK_NAMES[r] for r in options.ranks],
-        "orders": [(ORDER_NAMES[o], n) for o, n in BASE_ORDER_COUNTS.items()],
-        "assumed": ASSUMED,
+        "ranks": [say(RANK_NAMES[r]) for r in options.ranks],
+        "orders": [(say(ORDER_NAMES[o]), n) for o, n in BASE_ORDER_COUNTS.items()],
+        "assumed": [say(figure) for figure in ASSUMED],
         "editions": list(EDITIONS),
         **diagrams.rules_context(edition),
     }
@@ -91,7 +94,8 @@ def review(state: engine.State) -> dict:
 
 
 def describe_entry(entry: dict, seen: dict, names: list[str]) -> str:
-    return f"{names[entry['player']]}: {story.entry_text(entry, names)}"
+    text = story.entry_text(entry, names)
+    return _("%(player)s: %(text)s") % {"player": names[entry["player"]], "text": text}
 
 
 KIND = GameKind(
@@ -113,5 +117,7 @@ KIND = GameKind(
     first_steps=first_steps,
     replay_partials=("board", "market"),
     stylesheets=("css/pieces.css",),
-    blurb="Build a cathedral, vault by vault, and win the colours' areas with your builders.",
+    blurb=gettext_lazy(
+        "Build a cathedral, vault by vault, and win the colours' areas with your builders."
+    ),
 )

@@ -12,8 +12,10 @@ import json
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext as _
+
 from games.engine.basilica import Action, cell_key, cell_label, parse_key
-from games.engine.basilica.components import COLOR_NAMES, RANK_NAMES
+from games.kinds.basilica.names import names, per_language
 
 SEPARATOR = "/"
 
@@ -99,19 +101,30 @@ class Choices:
         return [t.split(":", 1)[1] for t in self.picked if t.startswith(("at:", "to:"))]
 
 
+@per_language
+def _words() -> dict:
+    return {
+        "names": names(),
+        "color": _("%(hue)s (%(letter)s)"),
+        "confirm": _("Confirm this move"),
+        "buttons": {
+            "builder": _("Place a builder on the vault just placed"),
+            "decline": _("Decline (keep the coin)"),
+            "skip_altar": _("No second altar"),
+        },
+    }
+
+
 def label(token: str) -> str:
-    kind, _, value = token.partition(":")
-    if kind == "rank":
-        return RANK_NAMES.get(value, value)
-    if kind == "color":
-        return f"{COLOR_NAMES.get(value, value)} ({value})"
+    kind, _colon, value = token.partition(":")
     if kind in ("at", "to"):
         return cell_label(*parse_key(value))
-    return {
-        "builder": "Place a builder on the vault just placed",
-        "decline": "Decline (keep the coin)",
-        "skip_altar": "No second altar",
-    }.get(token, token)
+    words = _words()
+    if kind == "rank":
+        return words["names"].ranks.get(value, value)
+    if kind == "color":
+        return words["color"] % {"hue": words["names"].colors.get(value, value), "letter": value}
+    return words["buttons"].get(token, token)
 
 
 def offer(legal: list[Action], picked: tuple[str, ...], confirm: bool = False) -> Choices:
@@ -125,7 +138,7 @@ def offer(legal: list[Action], picked: tuple[str, ...], confirm: bool = False) -
     if confirm and picked:
         done = next((a for p, a in paths if p == picked), None)
         if done is not None:
-            send = Choice("confirm", "Confirm this move", done, SEPARATOR.join(picked))
+            send = Choice("confirm", _words()["confirm"], done, SEPARATOR.join(picked))
             return Choices(picked=picked, buttons=[send], confirming=done)
     matching = [(p, a) for p, a in paths if p[:depth] == picked and len(p) > depth]
     if picked and not matching:
@@ -138,7 +151,7 @@ def offer(legal: list[Action], picked: tuple[str, ...], confirm: bool = False) -
         complete = [a for p, a in options if len(p) == depth + 1]
         action = complete[0] if len(options) == 1 and complete and not confirm else None
         choice = Choice(token, label(token), action, SEPARATOR.join((*picked, token)))
-        kind, _, value = token.partition(":")
+        kind, _colon, value = token.partition(":")
         if kind == "tile":
             choices.tiles[int(value)] = choice
         elif kind in ("at", "to"):

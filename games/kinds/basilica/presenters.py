@@ -3,44 +3,136 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.engine import basilica as engine
-from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.basilica.components import ARCHITECT, JESTER, MASON, STRONGMAN
 from games.engine.basilica.state import WIDTH
-from games.kinds.basilica import help, story
+from games.kinds.basilica import help, page_words, story
 from games.kinds.basilica.choices import Choices, Choosable, label, offer, parse_pick
+from games.kinds.basilica.names import names as game_names
+from games.kinds.basilica.names import per_language
 from games.models import Game
+from games.words import say
 
-PROMPTS = {
-    "main": "Your turn: {actions_left} action{plural} left. Take a vault or an order.",
-    "paid": _(
-        "Paid order: %(payee)s took %(order)s. Pay %(payee)s 1 coin to %(effect)s: click a "
-        "highlighted cell to pay and do it, or decline."
-    ),
-    "confuse_move": "Confuse: move one of your opponent's builders to a highlighted vault.",
-    "second_scaffold": "Scaffolding: place the second scaffold on a highlighted cell.",
-    "second_altar": _("Altar: place your second altar on a highlighted vault."),
-    "jester": "Scoring: choose the extra colour of your Jester at {cell}. "
-    "Your opponent will not see it until the scoring.",
-}
-# What to click next once a tile is picked, by the order on its back (or "vault").
-PICK_HINTS = {
-    "vault": "Now choose a highlighted cell for this vault.",
-    "promote": "Promote: choose one of your builders, then its new rank.",
-    "move": "Move Builder: choose one of your builders, then the vault it moves to.",
-    "recruit": "Recruit: choose a vault with no builder.",
-    "confuse": "Confuse: choose one of your builders to send home; then an opponent's builder moves.",
-    "glass": "Stained Glass: choose a vault with one of your builders.",
-    "scaffold": "Scaffolding: choose the cell of the first scaffold.",
-    "disaster": "Disaster: choose a vault with no builder to discard.",
-    "altar": "Altar: choose a vault for the first altar.",
-}
-PAID_EFFECTS = {
-    "promote": "promote one of your builders to a rank other than {rank}",
-    "recruit": "place a builder on an empty vault next to one of yours",
-    "confuse": "choose yourself which of your builders moves, and where",
-}
+
+@per_language
+def _words() -> dict:
+    """What the page says to the player, in the active language."""
+    return {
+        "names": game_names(),
+        "take": _("Take a vault or an order."),
+        "paid": {
+            "promote": _(
+                "Paid order: %(payee)s took Promote. Pay %(payee)s 1 coin to promote one of your "
+                "builders to a rank other than %(title)s: click a highlighted cell to pay and do "
+                "it, or decline."
+            ),
+            "recruit": _(
+                "Paid order: %(payee)s took Recruit. Pay %(payee)s 1 coin to place a builder on "
+                "an empty vault next to one of yours: click a highlighted cell to pay and do it, "
+                "or decline."
+            ),
+            "confuse": _(
+                "Paid order: %(payee)s took Confuse. Pay %(payee)s 1 coin to choose yourself "
+                "which of your builders moves, and where: click a highlighted cell to pay and do "
+                "it, or decline."
+            ),
+        },
+        "prompts": {
+            "confuse_move": _(
+                "Confuse: move one of your opponent's builders to a highlighted vault."
+            ),
+            "second_scaffold": _("Scaffolding: place the second scaffold on a highlighted cell."),
+            "second_altar": _("Altar: place your second altar on a highlighted vault."),
+        },
+        "jester": _(
+            "Scoring: choose the extra colour of your Jester at %(cell)s. Your opponent will "
+            "not see it until the scoring."
+        ),
+        # Version 1 of the rules let the player stop after the first altar.
+        "version_1_prompts": {
+            "second_altar": _(
+                "Altar: place a second altar on a highlighted vault, or stop at one."
+            ),
+        },
+        # What to click next once a tile is picked, by the order on its back (or "vault").
+        "pick_hints": {
+            "vault": _("Now choose a highlighted cell for this vault."),
+            "promote": _("Promote: choose one of your builders, then its new rank."),
+            "move": _("Move Builder: choose one of your builders, then the vault it moves to."),
+            "recruit": _("Recruit: choose a vault with no builder."),
+            "confuse": _(
+                "Confuse: choose one of your builders to send home; then an opponent's builder "
+                "moves."
+            ),
+            "glass": _("Stained Glass: choose a vault with one of your builders."),
+            "scaffold": _("Scaffolding: choose the cell of the first scaffold."),
+            "disaster": _("Disaster: choose a vault with no builder to discard."),
+            "altar": _("Altar: choose a vault for the first altar."),
+        },
+        "notes": {
+            "paid": _("to answer the paid-order offer"),
+            "jester": _("to choose a Jester colour for the scoring"),
+            "confuse_move": _("to finish the Confuse order"),
+            "second_scaffold": _("to place the second scaffold"),
+            "second_altar": _("to place the second altar"),
+        },
+        "version_1_notes": {"second_altar": _("to place a second altar, or not")},
+        "jester_waiting": _("waiting for the opponent's Jester colour"),
+        "confirm": _("Your move: %(move)s. Send it?"),
+        "picked_vault": _("%(letters)s vault"),
+        "if_scored": _("If scored now"),
+        "final_scoring": _("Final scoring"),
+        "other_side": _("%(does)s Its other side: %(face)s"),
+        # The board's labels, read out for each cell: its letters come first, as shown.
+        "cell": _("%(cell)s: %(what)s"),
+        "choose": _("%(label)s (choose)"),
+        "empty": pgettext("a cell of the cathedral", "empty"),
+        "scaffolding": pgettext("a cell of the cathedral", "scaffolding"),
+        "crowned": pgettext("a vault", "crowned"),
+        "glass": pgettext("a vault", "stained glass"),
+        "altar": pgettext("a vault", "altar"),
+        "builder": _("builder of player %(number)s"),
+        "ranked": {
+            ARCHITECT: _("Architect builder of player %(number)s"),
+            MASON: _("Master Mason builder of player %(number)s"),
+            STRONGMAN: _("Strongman builder of player %(number)s"),
+            JESTER: _("Jester builder of player %(number)s"),
+        },
+        # A market tile, by its side, whether it has the paid-order box and a crown.
+        "order_tile": {
+            (False, False): _("%(name)s %(letters)s: order tile, vault side %(letters)s"),
+            (True, False): _("%(name)s %(letters)s: order tile (paid), vault side %(letters)s"),
+            (False, True): _("%(name)s %(letters)s: order tile, vault side %(letters)s, crowned"),
+            (True, True): _(
+                "%(name)s %(letters)s: order tile (paid), vault side %(letters)s, crowned"
+            ),
+        },
+        "vault_tile": {
+            False: _("%(letters)s: vault tile"),
+            True: _("%(letters)s: vault tile, crowned"),
+        },
+        "track": {
+            "queen": _(
+                "The queen's track: the queen stands on space %(number)s; scorings happen at "
+                "spaces %(numbers)s"
+            ),
+            "king": _(
+                "The king's track: the king stands on space %(number)s; scorings happen at "
+                "spaces %(numbers)s"
+            ),
+        },
+        "monarch_space": {
+            "queen": _("the queen, on space %(number)s"),
+            "king": _("the king, on space %(number)s"),
+        },
+        "crown_space": {
+            "queen": _("space %(number)s: a scoring when the queen reaches it"),
+            "king": _("space %(number)s: a scoring when the king reaches it"),
+        },
+    }
 
 
 def page_context(
@@ -61,7 +153,11 @@ def page_context(
         confirm = base["prefs"].confirms(live=game.clock_control.live)
         choices = offer(game.engine.legal_actions(state), parse_pick(pick), confirm=confirm)
     changed = last_move(shown(before), seen, names)
+    picked = picked_words(seen, choices)
+    scored = preview(seen)
     return {
+        "words": page_words.words(),
+        "says": page_words.sentences(game, seen, names, seat, picked),
         "view": seen,
         "choices": choices,
         "rows": cathedral_rows(seen, choices, changed),
@@ -72,16 +168,16 @@ def page_context(
         "last_move": changed,
         "your_turn": bool(choices.any),
         "track": king_track(seen),
+        "track_label": track_label(seen),
         "track_caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
         "legend": help.legend(seen["edition"], seen["expansion"]),
         "prompt": prompt(seen, seat, names, picking=bool(choices.picked)),
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
-        "picked": picked_words(seen, choices),
-        "preview": preview(seen),
+        "picked": picked,
+        "preview": {**scored, "summary": page_words.preview_summary(scored, names)},
         "turns": story.log_turns(seen, names),
         "scorings": [story.scoring_breakdown(seen, n, names) for n in story.scoring_numbers(seen)],
         "result": result_line(seen, names, seat),
-        "deciding_name": names[seen["to_decide"]] if seen["to_decide"] is not None else "",
     }
 
 
@@ -93,23 +189,23 @@ def _shown(rules, base: dict, seat: int | None):
     return lambda state: rules.view(state, seat)
 
 
-def _cell_label(cell: dict, jester: str | None = None) -> str:
+def _cell_label(cell: dict, jester: str | None, words: dict) -> str:
     """What a built cell is, in words that start with what it shows (its letters), so that a
     person who says the letters they see names the cell."""
     if cell["scaffold"]:
-        return "scaffolding"
+        return words["scaffolding"]
     letters = cell["colors"] + (f"+{jester}" if jester else "")
-    parts = [f"{letters}, " + "/".join(COLOR_NAMES[c] for c in cell["colors"]) + " vault"]
+    parts = [f"{letters}, {words['names'].vaults[cell['colors']]}"]
     if cell["crown"]:
-        parts.append("crowned")
+        parts.append(words["crowned"])
     if cell["builder"]:
         rank = cell["builder"]["rank"]
-        who = f"builder of player {cell['builder']['player'] + 1}"
-        parts.append(f"{RANK_NAMES[rank]} {who}" if rank else who)
+        said = words["ranked"][rank] if rank else words["builder"]
+        parts.append(said % {"number": cell["builder"]["player"] + 1})
     if cell["glass"]:
-        parts.append("stained glass")
+        parts.append(words["glass"])
     if cell["altar"]:
-        parts.append("altar")
+        parts.append(words["altar"])
     return ", ".join(parts)
 
 
@@ -189,6 +285,8 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
     top = max([r for _, r in cells] + [r for _, r in targets] + [0]) + 1
     picked = set(choices.picked_cells)
     new = (changed or {}).get("cells", set())
+    words = _words()
+    empty, described, choose = words["empty"], words["cell"], words["choose"]
     rows = []
     for row in range(top, -1, -1):
         line = []
@@ -197,8 +295,8 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
             cell = cells.get((col, row))
             choice = targets.get((col, row))
             jester = seen["jester_picks"].get(key)
-            shown = _cell_label(cell, jester) if cell else "empty"
-            described = f"{engine.cell_label(col, row)}: {shown}"
+            shown = _cell_label(cell, jester, words) if cell else empty
+            said = described % {"cell": engine.cell_label(col, row), "what": shown}
             classes = _cell_classes(
                 cell, target=choice is not None, picked=key in picked, changed=key in new
             )
@@ -214,8 +312,8 @@ def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) ->
                         choice,
                         classes,
                         ("cell", key),
-                        label=f"{described} (choose)" if choice else described,
-                        title=described if cell and not choice else "",
+                        label=choose % {"label": said} if choice else said,
+                        title=said if cell and not choice else "",
                         role="gridcell",
                         plain_role="gridcell",
                         form_class="cellform",
@@ -232,6 +330,7 @@ def market_columns(seen: dict, choices: Choices, changed: dict | None = None) ->
     """The market's three columns, an order above a vault: ``{"order", "vault"}``, each a tile
     as ``_tile.html`` draws it (or None for an empty slot)."""
     slots = (changed or {}).get("slots", set())
+    words = _words()
     columns = []
     for slot in range(3):
         column = {}
@@ -244,17 +343,25 @@ def market_columns(seen: dict, choices: Choices, changed: dict | None = None) ->
                 choice=choices.tiles.get(tile["id"]),
                 picked=choices.picked_tile == tile["id"],
                 changed=(row, slot) in slots,
+                words=words,
             )
         columns.append(column)
     return columns
 
 
 def market_tile(
-    tile: dict, side: str, seen: dict, choice=None, picked: bool = False, changed: bool = False
+    tile: dict,
+    side: str,
+    seen: dict,
+    choice=None,
+    picked: bool = False,
+    changed: bool = False,
+    words: dict | None = None,
 ) -> dict:
     """A tile shown ``side`` up: its face, its name (an order's), and how it is drawn."""
+    words = words or _words()
     colors = tile["colors"]
-    name = ORDER_NAMES[tile["order"]] if side == "order" else ""
+    name = words["names"].orders[tile["order"]] if side == "order" else ""
     classes = ["tile", side]
     if side == "vault":
         classes.append(f"c{colors}")
@@ -269,14 +376,13 @@ def market_tile(
         )
         if on
     )
-    paid = " (paid)" if tile.get("paid") else ""
-    crowned = ", crowned" if tile["crown"] else ""
     # The name starts with what the tile shows (an order's name and its vault's letters), the
     # words a person using voice control says to choose it.
     if side == "order":
-        label = f"{name} {colors}: order tile{paid}, vault side {colors}{crowned}"
+        said = words["order_tile"][bool(tile.get("paid")), tile["crown"]]
+        label = said % {"name": name, "letters": colors}
     else:
-        label = f"{colors}: vault tile{crowned}"
+        label = words["vault_tile"][tile["crown"]] % {"letters": colors}
     return {
         "tile": tile,
         "side": side,
@@ -285,8 +391,8 @@ def market_tile(
             choice,
             " ".join(classes),
             ("tile", tile["id"]),
-            label=f"{label} (choose)" if choice else label,
-            title=tile_tip(tile, seen, side),
+            label=words["choose"] % {"label": label} if choice else label,
+            title=tile_tip(tile, seen, side, words),
             plain_role="img",
             form_class="inline tileform",
         ),
@@ -313,7 +419,7 @@ def stack_top(seen: dict) -> dict | None:
     return market_tile(tile, "order", seen) if tile is not None else None
 
 
-def tile_tip(tile: dict, seen: dict, side: str) -> str:
+def tile_tip(tile: dict, seen: dict, side: str, words: dict | None = None) -> str:
     """The tooltip of a market tile: what taking it does, in the words of the game's own rules
     version (games.kinds.basilica.help)."""
     edition = seen["edition"]
@@ -323,7 +429,7 @@ def tile_tip(tile: dict, seen: dict, side: str) -> str:
     does = help.order_help(
         tile["order"], edition, seen["expansion"], tile["paid"], seen["rules_version"]
     )
-    return f"{does} Its other side: {vault}"
+    return (words or _words())["other_side"] % {"does": does, "face": vault}
 
 
 def player_panels(
@@ -337,6 +443,7 @@ def player_panels(
     return [
         {
             "changed": numbers[p],
+            "words": page_words.supply(seen["players"][p]),
             "seat": p,
             "clock": seat_clocks[p],
             "name": names[p],
@@ -350,75 +457,81 @@ def player_panels(
     ]
 
 
-FOLLOW_UP_NOTES = {
-    "paid": "to answer the paid-order offer",
-    "jester": "to choose a Jester colour for the scoring",
-    "confuse_move": "to finish the Confuse order",
-    "second_scaffold": "to place the second scaffold",
-    "second_altar": _("to place the second altar"),
-}
-# Version 1 of the rules let the player stop after the first altar.
-VERSION_1_PROMPTS = {
-    "second_altar": _("Altar: place a second altar on a highlighted vault, or stop at one."),
-}
-VERSION_1_NOTES = {"second_altar": _("to place a second altar, or not")}
-
-
 def turn_note(seen: dict, player: int) -> str:
     """What the player's panel says about whose move it is."""
     decision = seen["decision"]
     if decision is None:
         return ""
-    left = seen["actions_left"]
-    actions = f"{left} action{'' if left == 1 else 's'} left"
+    words, kind, left = _words(), decision["kind"], seen["actions_left"]
     if seen["to_decide"] == player:
-        if decision["kind"] == "main":
-            return f"to play: {actions}"
-        if decision["kind"] in VERSION_1_NOTES and seen["rules_version"] == "1":
-            return VERSION_1_NOTES[decision["kind"]]
-        return FOLLOW_UP_NOTES[decision["kind"]]
+        if kind == "main":
+            return ngettext(
+                "to play: %(count)s action left", "to play: %(count)s actions left", left
+            ) % {"count": left}
+        if kind in words["version_1_notes"] and seen["rules_version"] == "1":
+            return words["version_1_notes"][kind]
+        return words["notes"][kind]
     if seen["active_player"] == player:
-        if decision["kind"] == "jester":
-            return "waiting for the opponent's Jester colour"
-        return f"on turn, waiting for the opponent's answer: {actions}"
+        if kind == "jester":
+            return words["jester_waiting"]
+        return ngettext(
+            "on turn, waiting for the opponent's answer: %(count)s action left",
+            "on turn, waiting for the opponent's answer: %(count)s actions left",
+            left,
+        ) % {"count": left}
     return ""
 
 
 def king_track(seen: dict) -> list[dict]:
-    last = seen["crown_spaces"][-1]
-    return [
-        {
-            "space": space,
-            "crown": space in seen["crown_spaces"],
-            "monarch": space == seen["king"],
-        }
-        for space in range(last + 1)
-    ]
+    """The spaces of the monarch's track: a crown space and the monarch's own say what they are
+    (``title``)."""
+    words, monarch, crowns = _words(), seen["monarch"], seen["crown_spaces"]
+    track = []
+    for space in range(crowns[-1] + 1):
+        title = ""
+        if space == seen["king"]:
+            title = words["monarch_space"][monarch] % {"number": space}
+        elif space in crowns:
+            title = words["crown_space"][monarch] % {"number": space}
+        track.append(
+            {
+                "space": space,
+                "crown": space in crowns,
+                "monarch": space == seen["king"],
+                "title": title,
+            }
+        )
+    return track
+
+
+def track_label(seen: dict) -> str:
+    """The track in words, for a reader that does not see it."""
+    spaces = ", ".join(str(space) for space in seen["crown_spaces"])
+    return _words()["track"][seen["monarch"]] % {"number": seen["king"], "numbers": spaces}
 
 
 def prompt(seen: dict, seat: int | None, names: list[str], picking: bool = False) -> str:
     decision = seen["decision"]
     if decision is None or seat is None or seen["to_decide"] != seat:
         return ""
-    kind = decision["kind"]
+    words, kind = _words(), decision["kind"]
     if kind == "main":
         left = seen["actions_left"]
-        text = PROMPTS["main"].format(actions_left=left, plural="" if left == 1 else "s")
-        return text.split(". ")[0] + "." if picking else text  # the hint says what comes next
+        text = ngettext(
+            "Your turn: %(count)s action left.", "Your turn: %(count)s actions left.", left
+        ) % {"count": left}
+        return text if picking else f"{text} {words['take']}"  # the hint says what comes next
     if kind == "paid":
-        effect = PAID_EFFECTS[decision["order"]].format(
-            rank=RANK_NAMES.get(decision.get("rank"), "")
-        )
-        return PROMPTS["paid"] % {
+        rank = decision.get("rank")
+        return words["paid"][decision["order"]] % {
             "payee": names[1 - seat],  # the player on turn, who took the order
-            "order": ORDER_NAMES[decision["order"]],
-            "effect": effect,
+            "title": words["names"].ranks.get(rank, ""),
         }
     if kind == "jester":
-        return PROMPTS["jester"].format(cell=engine.cell_label(*decision["at"]))
-    if kind in VERSION_1_PROMPTS and seen["rules_version"] == "1":
-        return VERSION_1_PROMPTS[kind]
-    return PROMPTS[kind]
+        return words["jester"] % {"cell": engine.cell_label(*decision["at"])}
+    if kind in words["version_1_prompts"] and seen["rules_version"] == "1":
+        return words["version_1_prompts"][kind]
+    return words["prompts"][kind]
 
 
 def _market_tile(seen: dict, tile_id: int) -> tuple[str, dict] | None:
@@ -436,32 +549,31 @@ def pick_hint(seen: dict, choices: Choices) -> str:
     if found is None:
         return ""
     side, tile = found
-    return PICK_HINTS["vault" if side == "vaults" else tile["order"]]
+    return _words()["pick_hints"]["vault" if side == "vaults" else tile["order"]]
 
 
 def confirm_hint(state: engine.State, choices: Choices) -> str:
     if choices.confirming is None:
         return ""
-    return f"Your move: {engine.describe_action(state, choices.confirming)}. Send it?"
+    move = say(engine.describe_action(state, choices.confirming))
+    return _words()["confirm"] % {"move": move}
 
 
 def picked_words(seen: dict, choices: Choices) -> list[str]:
     """The steps picked so far, in words ("Disaster", "c2r1", "Architect")."""
-    words = []
+    said, words = [], _words()
     for token in choices.picked:
-        kind, _, value = token.partition(":")
+        kind, _colon, value = token.partition(":")
         found = _market_tile(seen, int(value)) if kind == "tile" and value.isdigit() else None
         if found:
             side, tile = found
-            name = (
-                "/".join(tile["colors"]) + " vault"
-                if side == "vaults"
-                else ORDER_NAMES[tile["order"]]
-            )
-            words.append(name)
+            if side == "vaults":
+                said.append(words["picked_vault"] % {"letters": "/".join(tile["colors"])})
+            else:
+                said.append(words["names"].orders[tile["order"]])
         else:
-            words.append(label(token))
-    return words
+            said.append(label(token))
+    return said
 
 
 def preview(seen: dict) -> dict:
@@ -470,8 +582,10 @@ def preview(seen: dict) -> dict:
     if seen["finished"]:
         final = next((e for e in reversed(seen["events"]) if e["kind"] == "scoring"), None)
         if final:
-            return {"title": "Final scoring", "points": final["points"], "areas": final["areas"]}
-    return {"title": "If scored now", **engine.score_cathedral(seen["cathedral"]).to_json()}
+            title = _words()["final_scoring"]
+            return {"title": title, "points": final["points"], "areas": final["areas"]}
+    title = _words()["if_scored"]
+    return {"title": title, **engine.score_cathedral(seen["cathedral"]).to_json()}
 
 
 def result_line(seen: dict, names: list[str], seat: int | None) -> str:
@@ -479,18 +593,35 @@ def result_line(seen: dict, names: list[str], seat: int | None) -> str:
         return ""
     scores = [p["score"] for p in seen["players"]]
     winners = seen["winners"]
-    how = (
-        "after the third scoring"
-        if seen["termination"] == "third scoring"
-        else "when the stack ran out"
-    )
+    third = seen["termination"] == "third scoring"
     if len(winners) == 2:
-        return f"A shared victory at {scores[0]} points each, {how}."
+        if third:
+            said = ngettext(
+                "A shared victory at %(score)s point each, after the third scoring.",
+                "A shared victory at %(score)s points each, after the third scoring.",
+                scores[0],
+            )
+        else:
+            said = ngettext(
+                "A shared victory at %(score)s point each, when the stack ran out.",
+                "A shared victory at %(score)s points each, when the stack ran out.",
+                scores[0],
+            )
+        return said % {"score": scores[0]}
     winner = winners[0]
     if seat is not None:
-        verdict = "You won" if winner == seat else "You lost"
-        return f"{verdict}, {scores[seat]} to {scores[1 - seat]}, {how}."
-    return f"{names[winner]} won, {scores[winner]} to {scores[1 - winner]}, {how}."
+        mine = {"mine": scores[seat], "theirs": scores[1 - seat]}
+        if winner == seat:
+            if third:
+                return _("You won, %(mine)s to %(theirs)s, after the third scoring.") % mine
+            return _("You won, %(mine)s to %(theirs)s, when the stack ran out.") % mine
+        if third:
+            return _("You lost, %(mine)s to %(theirs)s, after the third scoring.") % mine
+        return _("You lost, %(mine)s to %(theirs)s, when the stack ran out.") % mine
+    won = {"winner": names[winner], "score": scores[winner], "other": scores[1 - winner]}
+    if third:
+        return _("%(winner)s won, %(score)s to %(other)s, after the third scoring.") % won
+    return _("%(winner)s won, %(score)s to %(other)s, when the stack ran out.") % won
 
 
 def hint_marks(state: engine.State, action: engine.Action) -> dict:

@@ -10,10 +10,21 @@ highlighting, are given as the board's ``data-cell`` values, the engine's ``cell
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.engine.basilica import cell_key, cell_label
 from games.engine.basilica.actions import ORDER_KINDS, kind_of
-from games.engine.basilica.components import COLOR_NAMES, ORDER_NAMES, RANK_NAMES
+from games.engine.basilica.components import (
+    ARCHITECT,
+    CONFUSE,
+    JESTER,
+    MASON,
+    PROMOTE,
+    RECRUIT,
+    STRONGMAN,
+)
+from games.kinds.basilica.names import names as game_names
+from games.kinds.basilica.names import per_language
 
 # -- one action in words -----------------------------------------------------------------------
 
@@ -27,115 +38,148 @@ FOLLOW_UPS = {
 }
 
 
-def _colors(colors: str) -> str:
-    return "/".join(COLOR_NAMES[c] for c in colors)
+@per_language
+def _words() -> dict:
+    """The log's sentences in the active language (the player who acted is their subject)."""
+    return {
+        "names": game_names(),
+        "with_paid": _("%(name)s, with a paid order for %(opponent)s"),
+        "entry": _("%(heading)s: %(deed)s"),
+        "vault": _("placed a %(face)s at %(cell)s"),
+        "builder": _("placed a builder on %(cell)s"),
+        "glass": _("a window on the vault at %(cell)s"),
+        "scaffold": _("a scaffold at %(cell)s"),
+        "disaster": _("discarded the %(face)s at %(cell)s"),
+        "altar": _("an altar on %(cell)s"),
+        "confuse_move": _("%(owner)s's builder moved from %(cell)s to %(to)s"),
+        "second_scaffold": _("a second scaffold at %(cell)s"),
+        "second_altar": _("a second altar on %(cell)s"),
+        "skip_altar": _("no second altar"),
+        "jester_hidden": _(
+            "chose a colour for their Jester at %(cell)s (hidden until the scoring)"
+        ),
+        "jester": _("chose %(hue)s for their Jester at %(cell)s"),
+        "became": {
+            ARCHITECT: _("their builder at %(cell)s became an Architect"),
+            MASON: _("their builder at %(cell)s became a Master Mason"),
+            STRONGMAN: _("their builder at %(cell)s became a Strongman"),
+            JESTER: _("their builder at %(cell)s became a Jester"),
+        },
+        "recruited": _("a new builder on %(cell)s"),
+        "moved": _("their builder moved from %(cell)s to %(to)s"),
+        "home": _("their builder at %(cell)s went home"),
+        "paid": {
+            PROMOTE: _("paid %(payee)s a coin for Promote's paid order: %(deed)s"),
+            RECRUIT: _("paid %(payee)s a coin for Recruit's paid order: %(deed)s"),
+            CONFUSE: _("paid %(payee)s a coin for Confuse's paid order: %(deed)s"),
+        },
+        "declined": {
+            PROMOTE: _("declined to pay %(payee)s a coin for Promote's paid order"),
+            RECRUIT: _("declined to pay %(payee)s a coin for Recruit's paid order"),
+            CONFUSE: _("declined to pay %(payee)s a coin for Confuse's paid order"),
+        },
+        # A player's run told in one sentence.
+        "summary": _("%(player)s %(deeds)s."),
+        "then": _("%(before)s, then %(after)s"),
+        "and": _("%(before)s and %(after)s"),
+        "builder_on_it": _("a builder on it"),
+        "took": _("took %(name)s: %(deed)s"),
+        "completed": _("completed %(name)s: %(deed)s"),
+    }
 
 
-def _vault(face: dict) -> str:
-    """ "red vault", "red/blue vault (crowned)"."""
-    return f"{_colors(face['colors'])} vault" + (" (crowned)" if face["crown"] else "")
-
-
-def _a_rank(rank: str) -> str:
-    name = RANK_NAMES[rank]
-    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
-
-
-def _heading(entry: dict, names: list[str]) -> str:
+def _heading(entry: dict, names: list[str], words: dict) -> str:
     """The order an entry executes or completes, as its log line begins ("Promote", "Promote,
     with a paid order for Bob"), or ""."""
     kind = kind_of(entry["action"])
+    orders = words["names"].orders
     if kind in ORDER_KINDS:
         if entry["tile"]["paid"]:
-            return _("%(order)s, with a paid order for %(opponent)s") % {
-                "order": ORDER_NAMES[kind],
+            return words["with_paid"] % {
+                "name": orders[kind],
                 "opponent": names[1 - entry["player"]],
             }
-        return ORDER_NAMES[kind]
+        return orders[kind]
     if kind in FOLLOW_UPS:
-        return ORDER_NAMES[FOLLOW_UPS[kind]]
+        return orders[FOLLOW_UPS[kind]]
     return ""
 
 
-def _deed(entry: dict, names: list[str]) -> str:
+def _deed(entry: dict, names: list[str], words: dict) -> str:
     """What the entry did, without its heading or its player's name."""
     action = entry["action"]
     kind = kind_of(action)
     at = cell_label(action["col"], action["row"]) if "col" in action else ""
     to = cell_label(action["to_col"], action["to_row"]) if "to_col" in action else ""
     if kind == "vault":
-        return f"placed a {_vault(entry['tile'])} at {at}"
+        tile = entry["tile"]
+        return words["vault"] % {"face": _vault(tile, words), "cell": at}
     if kind == "builder":
-        return f"placed a builder on {cell_label(*entry['cell'])}"
+        return words["builder"] % {"cell": cell_label(*entry["cell"])}
     if kind in ("promote", "move", "recruit", "confuse"):
-        return _builder_deed(kind, at, to, action.get("rank"))
-    if kind == "glass":
-        return f"a window on the vault at {at}"
-    if kind == "scaffold":
-        return f"a scaffold at {at}"
+        return _builder_deed(kind, at, to, action.get("rank"), words)
     if kind == "disaster":
-        return f"discarded the {_vault(entry['discarded'])} at {at}"
-    if kind == "altar":
-        return f"an altar on {at}"
+        return words["disaster"] % {"face": _vault(entry["discarded"], words), "cell": at}
     if kind == "pay":
         # The opponent of the player on turn pays that player, for the order's paid part.
-        return _("paid %(payee)s a coin for %(order)s's paid order: %(deed)s") % {
+        return words["paid"][entry["order"]] % {
             "payee": names[1 - entry["player"]],
-            "order": ORDER_NAMES[entry["order"]],
-            "deed": _builder_deed(entry["order"], at, to, action.get("rank")),
+            "deed": _builder_deed(entry["order"], at, to, action.get("rank"), words),
         }
     if kind == "decline":
-        return _("declined to pay %(payee)s a coin for %(order)s's paid order") % {
-            "payee": names[1 - entry["player"]],
-            "order": ORDER_NAMES[entry["order"]],
-        }
+        return words["declined"][entry["order"]] % {"payee": names[1 - entry["player"]]}
     if kind == "confuse_move":
-        return f"{names[1 - entry['player']]}'s builder moved from {at} to {to}"
-    if kind == "second_scaffold":
-        return f"a second scaffold at {at}"
-    if kind == "second_altar":
-        return f"a second altar on {at}"
-    if kind == "skip_altar":
-        return "no second altar"
-    if "color" not in action:
-        return f"chose a colour for their Jester at {at} (hidden until the scoring)"
-    return f"chose {COLOR_NAMES[action['color']]} for their Jester at {at}"
+        return words["confuse_move"] % {"owner": names[1 - entry["player"]], "cell": at, "to": to}
+    if kind == "jester":
+        if "color" not in action:
+            return words["jester_hidden"] % {"cell": at}
+        return words["jester"] % {"hue": words["names"].colors[action["color"]], "cell": at}
+    # glass, scaffold, altar, second_scaffold, second_altar, skip_altar
+    return words[kind] % {"cell": at}
 
 
-def _builder_deed(order: str, at: str, to: str, rank: str | None) -> str:
+def _vault(face: dict, words: dict) -> str:
+    """ "red vault", "red/blue vault (crowned)"."""
+    known = words["names"]
+    vault = known.vaults[face["colors"]]
+    return known.crowned % {"face": vault} if face["crown"] else vault
+
+
+def _builder_deed(order: str, at: str, to: str, rank: str | None, words: dict) -> str:
     """What Promote, Move Builder, Recruit or Confuse did, paid or not."""
     if order == "promote":
-        return f"their builder at {at} became {_a_rank(rank)}"
+        return words["became"][rank] % {"cell": at}
     if order == "recruit":
-        return f"a new builder on {at}"
+        return words["recruited"] % {"cell": at}
     if order == "move" or to:  # a paid Confuse: the payer moves her own builder
-        return f"their builder moved from {at} to {to}"
-    return f"their builder at {at} went home"
+        return words["moved"] % {"cell": at, "to": to}
+    return words["home"] % {"cell": at}
 
 
 def entry_text(entry: dict, names: list[str]) -> str:
     """One log entry in words, capitalised: "Placed a red/blue vault (crowned) at c1r0",
     "Disaster: discarded the red vault at c1r0"."""
-    heading, deed = _heading(entry, names), _deed(entry, names)
-    text = f"{heading}: {deed}" if heading else deed
+    return _entry_text(entry, names, _words())
+
+
+def _entry_text(entry: dict, names: list[str], words: dict) -> str:
+    heading, deed = _heading(entry, names, words), _deed(entry, names, words)
+    text = words["entry"] % {"heading": heading, "deed": deed} if heading else deed
     return text[0].upper() + text[1:]
 
 
-def _clause(entry: dict, names: list[str], previous: dict | None) -> str:
-    """The entry as a part of a sentence naming a player's run, with what joins it on."""
+def _clause(entry: dict, names: list[str], previous: dict | None, words: dict) -> str:
+    """The entry as a part of a sentence naming a player's run."""
     kind = kind_of(entry["action"])
-    deed = _deed(entry, names)
     before = kind_of(previous["action"]) if previous else None
-    if before and FOLLOW_UPS.get(kind) == before:
-        return f" and {deed}"
-    joined = ", then " if previous else " "
     if kind == "builder" and before == "vault":
-        return f"{joined}a builder on it"
+        return words["builder_on_it"]
+    deed = _deed(entry, names, words)
     if kind in ORDER_KINDS:
-        return f"{joined}took {_heading(entry, names)}: {deed}"
-    if kind in FOLLOW_UPS:
-        return f"{joined}completed {_heading(entry, names)}: {deed}"
-    return joined + deed
+        return words["took"] % {"name": _heading(entry, names, words), "deed": deed}
+    if kind in FOLLOW_UPS and FOLLOW_UPS[kind] != before:
+        return words["completed"] % {"name": _heading(entry, names, words), "deed": deed}
+    return deed
 
 
 def move_summary(entries: list[dict], names: list[str]) -> str:
@@ -143,12 +187,17 @@ def move_summary(entries: list[dict], names: list[str]) -> str:
     a builder on it, then took Promote: their builder at c2r0 became an Architect." """
     if not entries:
         return ""
-    sentence = names[entries[0]["player"]]
-    previous = None
+    words = _words()
+    deeds, previous = "", None
     for entry in entries:
-        sentence += _clause(entry, names, previous)
+        clause = _clause(entry, names, previous, words)
+        if previous is None:
+            deeds = clause
+        else:
+            follows = FOLLOW_UPS.get(kind_of(entry["action"])) == kind_of(previous["action"])
+            deeds = words["and" if follows else "then"] % {"before": deeds, "after": clause}
         previous = entry
-    return sentence + "."
+    return words["summary"] % {"player": names[entries[0]["player"]], "deeds": deeds}
 
 
 def entry_cells(entry: dict) -> list[str]:
@@ -186,37 +235,94 @@ def _last_clean_up(seen: dict) -> int:
     )
 
 
+@per_language
+def _event_words() -> dict:
+    """The game's events and its scorings explained, in the active language."""
+    return {
+        "refresh": _(
+            "No vault on offer could be placed: the three were discarded and three drawn."
+        ),
+        "exhaustion": _("The stack ran out a second time: the game ends with a final scoring."),
+        "scored": _("%(title)s: %(name0)s +%(gain0)s, %(name1)s +%(gain1)s."),
+        "won": _("The game is over: %(winner)s won, %(score)s to %(other)s."),
+        "final_title": _("Scoring %(number)s, the final one (the stack ran out)"),
+        # By the monarch of the edition, the last of the crown spaces or not.
+        "titles": {
+            ("queen", False): _("Scoring %(number)s (the queen reached %(square)s)"),
+            ("queen", True): _("Scoring %(number)s, the last (the queen reached %(square)s)"),
+            ("king", False): _("Scoring %(number)s (the king reached %(square)s)"),
+            ("king", True): _("Scoring %(number)s, the last (the king reached %(square)s)"),
+        },
+        "names": game_names(),
+        "part_points": {
+            "areas": _("%(amount)s for tiles of the areas won"),
+            "architects": _("%(amount)s for Architects doubling their tiles"),
+            "glass": _("%(amount)s for stained glass, 2 a window"),
+            "altars": _("%(amount)s for stained glass on altars, 2 more a window"),
+            "minority": _("%(amount)s for builders in areas lost, 1 each"),
+        },
+        "parts": pgettext("between the parts of a player's points", "; "),
+        "doubled": _("%(words)s, doubled by an Architect"),
+        "glass": _("%(words)s, +%(amount)s stained glass"),
+        "tied_nobody": _("Tied %(first)s to %(second)s: nobody scores."),
+        "counts": _("%(mine)s to %(theirs)s"),
+        "counts_mason": _("%(mine)s to %(theirs)s (a Master Mason counts 2)"),
+        "strongman": _("Tied %(counts)s; %(name)s's Strongman breaks the tie and scores %(worth)s"),
+        "only": _("Only %(name)s has builders there and scores %(worth)s"),
+        "majority": _("%(name)s has the majority, %(counts)s, and scores %(worth)s"),
+        "jester": _("%(owner)s's Jester at %(cell)s added %(hue)s to its %(face)s"),
+        "after_third": _("after the third scoring"),
+        "after_exhaustion": _("when the stack ran out a second time"),
+        "shared": _("Equal totals: the players share the victory (Basilica has no tie-break)."),
+    }
+
+
 def event_text(event: dict, seen: dict, names: list[str]) -> str:
     """An event of the game (refresh, reshuffle, exhaustion, scoring, end) in words."""
     kind = event["kind"]
-    if kind == "refresh":
-        return "No vault on offer could be placed: the three were discarded and three drawn."
+    words = _event_words()
+    if kind in ("refresh", "exhaustion"):
+        return words[kind]
     if kind == "reshuffle":
-        return (
-            f"The stack ran out: the discard pile ({event['tiles']} tiles) was shuffled "
-            "into a new stack."
-        )
-    if kind == "exhaustion":
-        return "The stack ran out a second time: the game ends with a final scoring."
+        tiles = event["tiles"]
+        return ngettext(
+            "The stack ran out: the discard pile (%(count)s tile) was shuffled into a new stack.",
+            "The stack ran out: the discard pile (%(count)s tiles) was shuffled into a new stack.",
+            tiles,
+        ) % {"count": tiles}
     if kind == "scoring":
         points = event["points"]
-        return f"{_scoring_title(event, seen)}: {names[0]} +{points[0]}, {names[1]} +{points[1]}."
+        return words["scored"] % {
+            "title": _scoring_title(event, seen),
+            "name0": names[0],
+            "gain0": points[0],
+            "name1": names[1],
+            "gain1": points[1],
+        }
     scores = event["scores"]
     if len(event["winners"]) == 2:
-        return f"The game is over: a shared victory at {scores[0]} points each."
+        return ngettext(
+            "The game is over: a shared victory at %(score)s point each.",
+            "The game is over: a shared victory at %(score)s points each.",
+            scores[0],
+        ) % {"score": scores[0]}
     winner = event["winners"][0]
-    return f"The game is over: {names[winner]} won, {scores[winner]} to {scores[1 - winner]}."
+    return words["won"] % {
+        "winner": names[winner],
+        "score": scores[winner],
+        "other": scores[1 - winner],
+    }
 
 
 def _scoring_title(event: dict, seen: dict) -> str:
     """ "Scoring 1 (the queen reached 10)", "Scoring 2, the final one (the stack ran out)"."""
     number = event["number"]
     spaces = seen["crown_spaces"]
+    words = _event_words()
     if _is_final(event, seen) and any(e["kind"] == "exhaustion" for e in seen["events"]):
-        return f"Scoring {number}, the final one (the stack ran out)"
-    reached = f"the {seen['monarch']} reached {spaces[number - 1]}"
-    last = ", the last" if number == len(spaces) else ""
-    return f"Scoring {number}{last} ({reached})"
+        return words["final_title"] % {"number": number}
+    title = words["titles"][seen["monarch"], number == len(spaces)]
+    return title % {"number": number, "square": spaces[number - 1]}
 
 
 def _is_final(event: dict, seen: dict) -> bool:
@@ -232,13 +338,14 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
     first = (seen["active_player"] - seen["turn"] + 1) % 2
     turn_at = {0: (1, first)}
     cleaned = _last_clean_up(seen)
+    words = _words()
     items = []
     for entry in seen["log"]:
         turn_at[entry["seq"]] = (entry["turn"], entry["active"])
         line = {
             "seq": entry["seq"],
             "who": names[entry["player"]],
-            "text": entry_text(entry, names),
+            "text": _entry_text(entry, names, words),
             "cells": entry_cells(entry) if entry["seq"] > cleaned else [],
             "event": False,
             "scoring": None,
@@ -267,13 +374,7 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
 # -- a scoring explained -----------------------------------------------------------------------
 
 # Where a player's points come from: the only points of the game are those of its scorings.
-PARTS = {
-    "areas": "tiles of the areas won",
-    "architects": "Architects doubling their tiles",
-    "glass": "stained glass, 2 a window",
-    "altars": "stained glass on altars, 2 more a window",
-    "minority": "builders in areas lost, 1 each",
-}
+PARTS = ("areas", "architects", "glass", "altars", "minority")
 
 
 def scoring_numbers(seen: dict) -> list[int]:
@@ -287,26 +388,33 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> dict:
 
     ``{"number", "title", "final", "cathedral" (as scored), "areas": [{"color", "color_name",
     "tiles", "cells", "owner", "owner_name", "tie", "points", "why", "verdict"}], "players":
-    [{"seat", "name", "earned", "parts": [{"part", "label", "points"}], "before", "after"}],
+    [{"seat", "name", "earned", "parts": [{"part", "points", "words"}], "parts_words", "before",
+    "after"}],
     "jesters": [words]}``, and if final ``"ranking": [{"seat", "name", "score", "winner"}]``,
     ``"ending"`` and ``"tie_break"`` (words, or "").
     """
+    words = _event_words()
     scorings = [e for e in seen["events"] if e["kind"] == "scoring"]
     event = next(e for e in scorings if e["number"] == number)
     before = [sum(e["points"][p] for e in scorings if e["number"] < number) for p in (0, 1)]
     players = []
     for p in (0, 1):
-        parts = _parts(event["areas"], p)
+        parts = [
+            {
+                "part": part,
+                "points": points,
+                "words": words["part_points"][part] % {"amount": points},
+            }
+            for part, points in _parts(event["areas"], p).items()
+            if points
+        ]
         players.append(
             {
                 "seat": p,
                 "name": names[p],
                 "earned": event["points"][p],
-                "parts": [
-                    {"part": part, "label": PARTS[part], "points": points}
-                    for part, points in parts.items()
-                    if points
-                ],
+                "parts": parts,
+                "parts_words": words["parts"].join(part["words"] for part in parts),
                 "before": before[p],
                 "after": before[p] + event["points"][p],
             }
@@ -316,17 +424,13 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> dict:
         "title": _scoring_title(event, seen),
         "final": _is_final(event, seen),
         "cathedral": event["cathedral"],
-        "areas": [_area(area, names) for area in event["areas"]],
+        "areas": [_area(area, names, words) for area in event["areas"]],
         "players": players,
-        "jesters": _jesters(event, names),
+        "jesters": _jesters(event, names, words),
     }
     if breakdown["final"]:
-        breakdown.update(_ranking(seen, names))
+        breakdown.update(_ranking(seen, names, words))
     return breakdown
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _parts(areas: list[dict], player: int) -> dict[str, int]:
@@ -344,79 +448,94 @@ def _parts(areas: list[dict], player: int) -> dict[str, int]:
     return parts
 
 
-def _area(area: dict, names: list[str]) -> dict:
+def _area(area: dict, names: list[str], words: dict) -> dict:
     owner = area["winner"]
     return {
         "color": area["color"],
-        "color_name": COLOR_NAMES[area["color"]],
+        "color_name": words["names"].colors[area["color"]],
         "tiles": len(area["cells"]),
         "cells": [cell_key(col, row) for col, row in area["cells"]],
         "owner": owner,
         "owner_name": "" if owner is None else names[owner],
         "tie": owner is None,
         "points": list(area["points"]),
-        "why": _why(area),
-        "verdict": _verdict(area, names),
+        "why": _why(area, words),
+        "verdict": _verdict(area, names, words),
     }
 
 
-def _why(area: dict) -> str:
+def _why(area: dict, words: dict) -> str:
     """ "6 tiles, doubled by an Architect, +2 stained glass = 14"."""
-    words = _plural(len(area["cells"]), "tile")
+    tiles = len(area["cells"])
+    said = ngettext("%(count)s tile", "%(count)s tiles", tiles) % {"count": tiles}
     if area["architect"]:
-        words += ", doubled by an Architect"
+        said = words["doubled"] % {"words": said}
     on_altar = area["altar_glass"]
     plain = area["glass"] - 4 * on_altar
     if plain:
-        words += f", +{plain} stained glass"
+        said = words["glass"] % {"words": said, "amount": plain}
     if on_altar:
-        words += f", +{4 * on_altar} stained glass on {'an altar' if on_altar == 1 else 'altars'}"
-    return f"{words} = {area['value']}"
+        said = ngettext(
+            "%(words)s, +%(amount)s stained glass on an altar",
+            "%(words)s, +%(amount)s stained glass on altars",
+            on_altar,
+        ) % {"words": said, "amount": 4 * on_altar}
+    return f"{said} = {area['value']}"
 
 
-def _verdict(area: dict, names: list[str]) -> str:
+def _verdict(area: dict, names: list[str], words: dict) -> str:
     """Who took the area and why, and what the other player scored there."""
     strength, owner = area["strength"], area["winner"]
     if owner is None:
-        return f"Tied {strength[0]} to {strength[1]}: nobody scores."
-    name, counts = names[owner], _strength(area, owner)
+        return words["tied_nobody"] % {"first": strength[0], "second": strength[1]}
+    name, counts, value = names[owner], _strength(area, owner, words), area["value"]
     if strength[0] == strength[1]:
-        verdict = f"Tied {counts}; {name}'s Strongman breaks the tie and scores {area['value']}"
+        verdict = words["strongman"] % {"counts": counts, "name": name, "worth": value}
     elif strength[1 - owner] == 0:
-        verdict = f"Only {name} has builders there and scores {area['value']}"
+        verdict = words["only"] % {"name": name, "worth": value}
     else:
-        verdict = f"{name} has the majority, {counts}, and scores {area['value']}"
+        verdict = words["majority"] % {"name": name, "counts": counts, "worth": value}
     loser = 1 - owner
-    if area["builders"][loser]:
-        builders = _plural(area["builders"][loser], "builder")
-        verdict += f"; {names[loser]} scores {area['points'][loser]} for {builders}"
+    builders = area["builders"][loser]
+    if builders:
+        verdict = ngettext(
+            "%(verdict)s; %(loser)s scores %(amount)s for %(count)s builder",
+            "%(verdict)s; %(loser)s scores %(amount)s for %(count)s builders",
+            builders,
+        ) % {
+            "verdict": verdict,
+            "loser": names[loser],
+            "amount": area["points"][loser],
+            "count": builders,
+        }
     return verdict + "."
 
 
-def _strength(area: dict, owner: int) -> str:
+def _strength(area: dict, owner: int, words: dict) -> str:
     strength, builders = area["strength"], area["builders"]
-    counts = f"{strength[owner]} to {strength[1 - owner]}"
-    if strength != builders:
-        counts += " (a Master Mason counts 2)"
-    return counts
+    counts = {"mine": strength[owner], "theirs": strength[1 - owner]}
+    return words["counts" if strength == builders else "counts_mason"] % counts
 
 
-def _jesters(event: dict, names: list[str]) -> list[str]:
+def _jesters(event: dict, names: list[str], words: dict) -> list[str]:
     """Each revealed Jester pick: "Alice's Jester at c0r0 added blue to its red vault"."""
     cells = {cell_key(c["col"], c["row"]): c for c in event["cathedral"]}
-    words = []
+    said = []
     for key, color in event["jesters"].items():
         cell = cells[key]
-        owner = names[cell["builder"]["player"]]
-        at = cell_label(cell["col"], cell["row"])
-        words.append(
-            f"{owner}'s Jester at {at} added {COLOR_NAMES[color]} to its "
-            f"{_colors(cell['colors'])} vault"
+        said.append(
+            words["jester"]
+            % {
+                "owner": names[cell["builder"]["player"]],
+                "cell": cell_label(cell["col"], cell["row"]),
+                "hue": words["names"].colors[color],
+                "face": words["names"].vaults[cell["colors"]],
+            }
         )
-    return words
+    return said
 
 
-def _ranking(seen: dict, names: list[str]) -> dict:
+def _ranking(seen: dict, names: list[str], words: dict) -> dict:
     end = next(e for e in seen["events"] if e["kind"] == "end")
     scores, winners = end["scores"], end["winners"]
     order = sorted((0, 1), key=lambda p: (p not in winners, -scores[p], p))
@@ -425,14 +544,8 @@ def _ranking(seen: dict, names: list[str]) -> dict:
         "ranking": [
             {"seat": p, "name": names[p], "score": scores[p], "winner": p in winners} for p in order
         ],
-        "ending": (
-            "after the third scoring"
-            if end["termination"] == "third scoring"
-            else "when the stack ran out a second time"
-        ),
-        "tie_break": (
-            "Equal totals: the players share the victory (Basilica has no tie-break)."
-            if shared
-            else ""
-        ),
+        "ending": words[
+            "after_third" if end["termination"] == "third scoring" else "after_exhaustion"
+        ],
+        "tie_break": words["shared"] if shared else "",
     }
