@@ -20,12 +20,13 @@ from collections import OrderedDict
 from threading import Lock
 
 from django import template
+from django.utils.translation import get_language
 
 register = template.Library()
 
 KEPT_MAX_CHARS = 4_000_000  # about 4-8 MB of HTML; a long game's log is some 30,000 characters
 
-_kept: OrderedDict[tuple[int, bytes], str] = OrderedDict()
+_kept: OrderedDict[tuple[int, str, bytes], str] = OrderedDict()
 _kept_chars = 0
 _kept_lock = Lock()
 _node_numbers = itertools.count()  # never reused, unlike id(): a reloaded template starts afresh
@@ -39,7 +40,9 @@ class FragmentNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         value = self.value.resolve(context)
-        key = (self.number, hashlib.blake2b(repr(value).encode(), digest_size=16).digest())
+        # The language too: a fragment's words are said in the language it was drawn in.
+        digest = hashlib.blake2b(repr(value).encode(), digest_size=16).digest()
+        key = (self.number, get_language(), digest)
         with _kept_lock:
             html = _kept.get(key)
             if html is not None:
@@ -50,7 +53,7 @@ class FragmentNode(template.Node):
         return html
 
 
-def _keep(key: tuple[int, bytes], html: str) -> None:
+def _keep(key: tuple[int, str, bytes], html: str) -> None:
     global _kept_chars
     with _kept_lock:
         if key in _kept:
