@@ -12,10 +12,9 @@ from __future__ import annotations
 import base64
 import json
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -111,25 +110,16 @@ def _signer(public: str, private: str) -> Vapid:
 
 
 def quiet_until(prefs: PlayerSettings, now: datetime) -> datetime | None:
-    """When the player's quiet hours (``quiet_from``-``quiet_until``, whole hours in their own
-    time zone) end, if ``now`` is within them; else None."""
-    start, end = prefs.quiet_from, prefs.quiet_until
-    if start is None or end is None or start == end:
-        return None
-    try:
-        zone = ZoneInfo(prefs.time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    local = now.astimezone(zone)
-    hour = local.hour
-    quiet = start <= hour < end if start < end else hour >= start or hour < end
-    if not quiet:
+    """When the player's quiet hours (``PlayerSettings.quiet_at``) end, if ``now`` is within
+    them; else None."""
+    if not prefs.quiet_at(now):
         return None
     # Wall-clock arithmetic in the zone, so that the end stays at its hour across a DST change.
-    ends = local.replace(hour=end, minute=0, second=0, microsecond=0)
+    local = now.astimezone(prefs.zone())
+    ends = local.replace(hour=prefs.quiet_until, minute=0, second=0, microsecond=0)
     if ends <= local:
         ends += timedelta(days=1)
-    return ends.astimezone(ZoneInfo("UTC"))
+    return ends.astimezone(UTC)
 
 
 # -- offering a push: recorded once, sent by the task runner -------------------------------------
