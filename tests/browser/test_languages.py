@@ -62,7 +62,7 @@ def test_a_game_in_the_players_language_fits_a_phone(
 
 
 def test_a_new_player_gets_their_browsers_time_zone(site, browser):
-    context = browser.new_context(base_url=site.url, timezone_id="America/Montreal")
+    context = browser.new_context(base_url=site.url, timezone_id="Europe/Warsaw")
     try:
         page = context.new_page()
         page.goto("/accounts/signup/")
@@ -74,6 +74,6 @@ def test_a_new_player_gets_their_browsers_time_zone(site, browser):
         page.get_by_role("button", name="Sign up").click()
         expect(page).to_have_url(re.compile(r"/games/$"))
         page.goto("/settings/")
-        expect(page.locator("#id_time_zone")).to_have_value("America/Montreal")
+        expect(page.locator("#id_time_zone")).to_have_value("Europe/Warsaw")
     finally:
         context.close()
