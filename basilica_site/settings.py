@@ -252,6 +252,13 @@ VAPID_DEV_FILE = Path(os.environ.get("VAPID_DEV_FILE", str(BASE_DIR / "vapid-dev
 # Subscriptions whose push service is on plain HTTP or this machine's own network: development's
 # stand-ins only, never production's (the task runner posts to every endpoint a browser gives).
 PUSH_LOCAL_ENDPOINTS = DEBUG
+# The browsers' push services a subscription may name (Chrome and Edge on Android, Firefox,
+# Safari, Edge on Windows), and their subdomains; a space-separated list replaces them.
+PUSH_SERVICE_DOMAINS = os.environ.get(
+    "PUSH_SERVICE_DOMAINS",
+    "fcm.googleapis.com android.googleapis.com push.services.mozilla.com push.apple.com "
+    "notify.windows.com",
+).split()
 VACATION_START_DAYS = 7
 VACATION_DAYS_PER_MONTH = 2
 VACATION_CAP_DAYS = 30

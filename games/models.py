@@ -434,6 +434,9 @@ class PlayerSettings(models.Model):
         """The player's settings as stored, or the defaults (nothing is written)."""
         if user is None or not user.is_authenticated:
             return cls()
+        asked = getattr(user, "settings_of_this_request", None)  # games.web.locale's
+        if asked is not None:
+            return asked
         return cls.objects.filter(user=user).first() or cls(user=user)
 
     def confirms(self, live: bool) -> bool:

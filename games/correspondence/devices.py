@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import re
 from urllib.parse import urlsplit
 
@@ -32,6 +31,18 @@ def subscribe(user, data: object, user_agent: str = "") -> PushDevice:
     over to this one); ``BadSubscription`` says what is wrong with it."""
     endpoint, p256dh, auth = read(data)
     with transaction.atomic():
+        known = PushDevice.objects.select_for_update().filter(endpoint=endpoint).first()
+        if (
+            known is not None
+            and known.user_id != user.pk
+            and (known.p256dh, known.auth)
+            != (
+                p256dh,
+                auth,
+            )
+        ):
+            # Only the browser itself (which holds its keys) moves to another account.
+            raise BadSubscription("that browser is subscribed with other keys")
         device, _created = PushDevice.objects.update_or_create(
             endpoint=endpoint,
             defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name_of(user_agent)},
@@ -82,14 +93,13 @@ def check_endpoint(endpoint: str) -> None:
         return
     if parts.scheme != "https" or not host or parts.username or parts.password:
         raise BadSubscription("the endpoint is not an https URL")
-    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-        raise BadSubscription("the endpoint is not a push service on the internet")
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return  # a name
-    if not address.is_global:
-        raise BadSubscription("the endpoint is not a push service on the internet")
+    # The task runner posts to it: only the browsers' own push services, on HTTPS's port, never
+    # an address of this site's network that a forged subscription names.
+    host = host.rstrip(".")
+    if parts.port not in (None, 443) or not any(
+        host == domain or host.endswith("." + domain) for domain in settings.PUSH_SERVICE_DOMAINS
+    ):
+        raise BadSubscription("the endpoint is not a known browser push service")
 
 
 def _decoded(value: str, longest: int) -> bytes:

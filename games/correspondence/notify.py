@@ -172,6 +172,7 @@ def send_held(now=None) -> int:
     now = now or timezone.now()
     waiting = list(
         Notification.objects.filter(
+            channel="email",  # a push held through quiet hours is the push task's (push.send)
             outcome=Notification.Outcome.PENDING,
             attempts=0,
             created_at__gte=now - HELD_AT_MOST,

@@ -160,7 +160,9 @@ def _offer(user, kind: str, game: Game, seq: int, reading) -> Notification | Non
             )
     except IntegrityError:
         return None  # offered already, by a task running at the same time
-    held = quiet_until(prefs, timezone.now())
+    # The last warning before a timeout comes at any hour, as its email does.
+    last_warning = kind == Notification.Kind.TIME_RUNNING_OUT
+    held = None if last_warning else quiet_until(prefs, timezone.now())
     transaction.on_commit(lambda: _send_later(note.pk, seq, held))
     return note
 

@@ -31,9 +31,11 @@ class PlaySettingsForm(forms.ModelForm):
         widgets = {"confirm_moves": forms.RadioSelect}
 
 
+ZONES = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
+
+
 def zone_choices() -> list[tuple[str, str]]:
-    zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
-    return [("", _("My browser's")), *((zone, zone.replace("_", " ")) for zone in zones)]
+    return [("", _("My browser's")), *((zone, zone.replace("_", " ")) for zone in ZONES)]
 
 
 HOURS = [(None, "—"), *((hour, f"{hour:02d}:00") for hour in range(24))]
@@ -57,6 +59,9 @@ class LocaleSettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["language"].help_text = _(
+            "the site's pages; empty: your browser's (emails are then in English)"
+        )
         self.fields["language"].choices = [
             ("", _("My browser's")),
             *self.fields["language"].choices[1:],

@@ -21,14 +21,18 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.models import PlayerSettings
+from games.play.vacation import settings_for
 
 ZONE_COOKIE = "tz"
+
+
+ZONE_NAMES = frozenset(zoneinfo.available_timezones())  # read once: it scans the tz database
 
 
 @lru_cache(maxsize=512)
 def zone_named(name: str) -> zoneinfo.ZoneInfo | None:
     """The IANA zone of that name, or None for anything else (a cookie is the visitor's)."""
-    if not name or len(name) > 64 or name not in zoneinfo.available_timezones():
+    if not name or len(name) > 64 or name not in ZONE_NAMES:
         return None
     return zoneinfo.ZoneInfo(name)
 
@@ -67,6 +71,8 @@ class PlayerLocale:
         user = getattr(request, "user", None)
         prefs = PlayerSettings.of(user) if user is not None and user.is_authenticated else None
         request.player_settings = prefs
+        if prefs is not None:
+            user.settings_of_this_request = prefs  # PlayerSettings.of asks no more this request
         language = language_of(request, prefs)
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
@@ -97,7 +103,8 @@ def choose_language(request: HttpRequest) -> HttpResponse:
     if language not in LANGUAGE_NAMES:
         return HttpResponseBadRequest(gettext("No such language on this site."))
     if request.user.is_authenticated:
-        PlayerSettings.objects.update_or_create(user=request.user, defaults={"language": language})
+        settings_for(request.user)  # a first row starts with its vacation allowance
+        PlayerSettings.objects.filter(user=request.user).update(language=language)
     response = HttpResponseRedirect(going)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,

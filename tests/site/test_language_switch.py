@@ -149,3 +149,13 @@ def test_the_footers_form_carries_the_token_that_lets_the_choice_through():
     answer = guarded.post(SWITCH, {"language": "pl", "next": "/", "csrfmiddlewaretoken": token})
     assert answer.status_code == 302
     assert stored_language(ann) == "pl"
+
+
+def test_choosing_a_language_keeps_a_new_players_vacation_allowance():
+    ann = make_user("ann")
+    assert not PlayerSettings.objects.filter(user=ann).exists()
+    client_for(ann).post(SWITCH, {"language": "fr", "next": "/"})
+    row = PlayerSettings.objects.get(user=ann)
+    assert row.language == "fr"
+    assert row.vacation_days == settings.VACATION_START_DAYS
+    assert row.vacation_earned_at is not None

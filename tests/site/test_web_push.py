@@ -32,7 +32,7 @@ from huey.contrib.djhuey import HUEY
 from py_vapid import Vapid02
 
 from games import tasks
-from games.correspondence import devices, push
+from games.correspondence import devices, notify, push
 from games.models import Notification, PlayerSettings, PushDevice
 from games.play import states
 
@@ -613,13 +613,23 @@ def test_not_json_is_refused(bob):
         "https://[::1]/x",
         "https://localhost/x",
         "https://user:secret@push.example/x",
+        # names and ports of this site's own network that a forged subscription may name
+        "https://redis:6379/x",
+        "https://127.0.0.1.nip.io/x",
+        "https://2130706433/x",
+        "https://localhost./x",
+        "https://metadata.google.internal./x",
+        "https://fcm.googleapis.com.evil.example/x",
+        "https://fcm.googleapis.com:8443/x",
     ],
 )
-def test_in_production_a_push_service_is_on_the_internet_over_https(settings, endpoint):
+def test_in_production_a_push_service_is_a_browsers_own_over_https(settings, endpoint):
     settings.PUSH_LOCAL_ENDPOINTS = False
     with pytest.raises(devices.BadSubscription):
         devices.check_endpoint(endpoint)
     devices.check_endpoint("https://updates.push.services.mozilla.com/wpush/v2/abc")
+    devices.check_endpoint("https://fcm.googleapis.com/fcm/send/abc")
+    devices.check_endpoint("https://web.push.apple.com/QH2x")
 
 
 # -- the site's keys -----------------------------------------------------------------------------
@@ -657,3 +667,33 @@ def test_a_new_browser_beyond_ten_replaces_the_oldest(bob, service):
     assert len(kept) == devices.MOST_PER_PLAYER
     assert f"{service.origin}/0" not in kept
     assert f"{service.origin}/11" in kept
+
+
+def test_another_account_cannot_take_a_browser_it_does_not_hold_the_keys_of(bob, service):
+    alice = make_user("alice2")
+    victim = Browser(f"{service.origin}/victims-browser")
+    assert subscribe(bob, victim).status_code < 400
+    forged = Browser(f"{service.origin}/victims-browser")  # the same address, other keys
+    assert subscribe(alice, forged).status_code == 400
+    assert PushDevice.objects.get(endpoint=victim.endpoint).user == bob
+    # The browser itself (same keys) may move to the account now signed in on it.
+    assert subscribe(alice, victim).status_code < 400
+    assert PushDevice.objects.get(endpoint=victim.endpoint).user == alice
+
+
+def test_a_push_held_through_the_night_is_never_sent_as_an_email(
+    alice, bob, bobs_phone, service, committed
+):
+    quiet_nights(bob)
+    with time_machine.travel(datetime(2025, 3, 3, 22, 30, tzinfo=UTC), tick=False) as clock:
+        game = started_game(alice, bob, time_control="3d")
+        with committed():
+            hand_over(game)
+        clock.move_to(datetime(2025, 3, 4, 7, 0, tzinfo=UTC))  # the quiet hours end
+        # The emails' task hands over the email held through the night, and not the push.
+        assert Notification.objects.filter(user=bob, channel="email").count() == 1
+        assert notify.send_held(datetime.now(UTC)) == 1
+        run_held_pushes(datetime.now(UTC))
+    push = Notification.objects.get(channel="push", user=bob)
+    assert push.outcome == Notification.Outcome.SENT
+    assert len(service.received) == 1
