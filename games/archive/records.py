@@ -144,6 +144,7 @@ def text_log(game: Game) -> str:
     spectator reads them (nothing hidden leaks: a Jester colour not yet revealed stays so)."""
     names = _names(game)
     view = game.engine.view(load_state(game), None)
+    kind = kinds.get(game.kind)
     times = dict(_actions_of(game).values_list("seq", "created_at"))
     zone = timezone.get_current_timezone_name()
     lines = [*_header(game, names), "", _("Actions (times in %(zone)s):") % {"zone": zone}]
@@ -152,8 +153,8 @@ def text_log(game: Game) -> str:
             lines.append(f"    {say(entry['text'])}")
             continue
         seq = entry["seq"]
-        said = say(entry["text"])
-        lines.append(f"{seq}. {_minute(times.get(seq))} {names[entry['player']]}: {said}")
+        said = kind.describe_entry(entry, view, names)  # the page's words, in the reader's language
+        lines.append(f"{seq}. {_minute(times.get(seq))} {said}")
     if not view["log"]:
         lines.append(_("(none yet)"))
     return "\n".join(lines) + "\n"
@@ -184,7 +185,7 @@ def _header(game: Game, names: list[str]) -> list[str]:
         finished,
         _("Result: %(result)s") % {"result": _result_words(game, names)},
         _("Rules version: %(version)s (the %(kind)s engine's)")
-        % {"version": game.engine_version, "kind": game.kind},
+        % {"version": game.engine_version, "kind": kind.title},
     ]
 
 

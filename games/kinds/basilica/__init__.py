@@ -16,7 +16,7 @@ from games.engine.basilica.components import (
     RANK_NAMES,
 )
 from games.kinds import GameKind, chosen
-from games.kinds.basilica import diagrams, story
+from games.kinds.basilica import diagrams, help, story
 from games.kinds.basilica.forms import BasilicaForm
 from games.kinds.basilica.presenters import hint_marks, page_context
 from games.kinds.basilica.thumbnail import first_steps, thumbnail
@@ -83,7 +83,7 @@ def rules(request: HttpRequest, edition: str | None = None) -> HttpResponse:
 def review(state: engine.State) -> dict:
     """What a referee sees and the players do not: the stack in order, the piles, the picks."""
     full = state.to_json()
-    tiles = [t.to_json() for t in state.tiles]
+    tiles = [{**t.to_json(), "order": help.order_name(t.order)} for t in state.tiles]
     return {
         "stack": [tiles[t] for t in reversed(full["stack"])],
         "discard": [tiles[t] for t in full["discard"]],

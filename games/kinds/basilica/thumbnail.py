@@ -65,8 +65,9 @@ def first_steps() -> list[dict]:
         },
         {
             "text": _(
-                "When the crown track reaches a scoring, each group of one colour goes to the "
-                "player with more builders in it. After the third scoring, most points wins."
+                "When the pawn on the score track reaches a scoring space, each area of one "
+                "colour goes to the player with more builders in it. After the third scoring, "
+                "most points wins."
             ),
             "seen": {"cathedral": diagrams.cells(diagrams.SCORING_EXAMPLE)},
         },
