@@ -9,9 +9,13 @@ shared.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from threading import Lock
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.models import Game
@@ -20,6 +24,12 @@ from games.web import errors
 from games.web.presenters import game_context
 
 REPLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED)
+
+# The list of steps, in words, as one viewer reads it in one language: the same at every step of
+# a replay, so it is said once (a hundred sentences) for the steps a player walks through.
+_STEPS_KEPT = 64
+_steps: OrderedDict[tuple, list[dict]] = OrderedDict()
+_steps_lock = Lock()
 
 
 @require_GET
@@ -40,9 +50,13 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/replay.html", context)
 
 
-def replay_context(game: Game, context: dict, step: int) -> dict:
-    """The steps (the whole log as the viewer may read it now) and the controls."""
-    seat = context["seat"]
+def _steps_of(game: Game, seat: int | None, context: dict) -> list[dict]:
+    key = (game.pk, game.seq, game.status, seat, tuple(context["names"]), get_language())
+    with _steps_lock:
+        kept = _steps.get(key)
+        if kept is not None:
+            _steps.move_to_end(key)
+            return kept
     final = states.load_state(game)
     seen = game.engine.reveal(final) if game.over else game.engine.view(final, seat)
     describe = context["kind"].describe_entry
@@ -56,6 +70,17 @@ def replay_context(game: Game, context: dict, step: int) -> dict:
         for entry in seen["log"]
         if entry.get("seq") and entry.get("kind", "place") != "pass"
     ]
+    with _steps_lock:
+        _steps[key] = steps
+        while len(_steps) > _STEPS_KEPT:
+            _steps.popitem(last=False)
+    return steps
+
+
+def replay_context(game: Game, context: dict, step: int) -> dict:
+    """The steps (the whole log as the viewer may read it now) and the controls."""
+    seat = context["seat"]
+    steps = _steps_of(game, seat, context)
     url = reverse("games:replay", args=[game.pk])
     last = game.seq
     return {
