@@ -100,7 +100,7 @@ def test_the_page_fits_the_screen(site, visitors, screenshots, size):
         # site's footer, the language switcher, lies below it)
         screenshot(page, screenshots, "fit", f"{size}-whole")
         height = page.evaluate(
-            "document.querySelector('main').getBoundingClientRect().bottom + window.scrollY"
+            "document.getElementById('game').getBoundingClientRect().bottom + window.scrollY"
         )
         assert height <= SIZES[size][1] + 2, f"the game is {height}px tall on a laptop"
     # The prompt stays in sight while the player scrolls down to the board.
