@@ -13,6 +13,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
@@ -69,7 +70,13 @@ class PlayerLocale:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        prefs = PlayerSettings.of(user) if user is not None and user.is_authenticated else None
+        try:
+            signed_in = user is not None and user.is_authenticated
+            prefs = PlayerSettings.of(user) if signed_in else None
+        except (OperationalError, InterfaceError):
+            # The database is away (restarting): the browser's language, and the view meets the
+            # database in its turn and is answered 503 (DatabaseUnavailable), never a 500 here.
+            prefs = None
         request.player_settings = prefs
         if prefs is not None:
             user.settings_of_this_request = prefs  # PlayerSettings.of asks no more this request

@@ -9,7 +9,7 @@ import pytest
 from django.db import OperationalError
 from factories import client_for, first_legal, started_game
 
-from games.models import Action
+from games.models import Action, PlayerSettings
 from games.play import states
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +33,17 @@ def test_a_move_meeting_a_database_that_does_not_answer_is_told_so_and_changes_n
     assert Action.objects.filter(game=game).count() == 0
     game.refresh_from_db()
     assert game.seq == 0
+
+
+def test_a_page_whose_reader_cannot_be_looked_up_is_told_so_too(monkeypatch):
+    """The player's language is read before the view: a database away then must not be a 500
+    either (the view meets it in its turn and answers 503)."""
+    game = started_game()
+
+    def away(cls, user):
+        raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(PlayerSettings, "of", classmethod(away))
+    response = client_for(game.seat0).get(game.get_absolute_url())
+    assert response.status_code == 503
+    assert "nothing was changed" in response.text
