@@ -144,7 +144,7 @@ def _offer(user, kind: str, game: Game, seq: int, reading) -> Notification | Non
     if not devices or Notification.objects.filter(user=user, key=key).exists():
         return None
     prefs = PlayerSettings.of(user)
-    with translation.override(prefs.language or settings.LANGUAGE_CODE):
+    with translation.override(prefs.speaks()):
         title, body = compose(user, kind, game, reading)
     try:
         with transaction.atomic():
