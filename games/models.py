@@ -397,6 +397,20 @@ class PlayerSettings(models.Model):
         default=Confirm.CORRESPONDENCE,
     )
     sound = models.BooleanField(_("A short sound when it becomes my turn"), default=False)
+    next_game_after_move = models.BooleanField(
+        _("After a move that ends my turn, go to the next game waiting for me"), default=False
+    )
+    email_conditional_played = models.BooleanField(
+        _("“Prepared reply played” emails"), default=True
+    )
+    calendar_token = models.CharField(
+        max_length=43,
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text="the secret of the player's calendar feed; none: no feed",
+    )
     language = models.CharField(
         _("Language"),
         max_length=8,
@@ -518,6 +532,7 @@ class Notification(models.Model):
         GAME_OVER = "game_over", _("game over")
         REMATCH_OFFERED = "rematch_offered", _("rematch offered")
         DAILY_DIGEST = "daily_digest", _("daily digest")
+        CONDITIONAL_PLAYED = "conditional_played", _("prepared reply played")
 
     class Outcome(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")
@@ -717,3 +732,49 @@ class PushDevice(models.Model):
     def subscription(self) -> dict:
         """The subscription as the browser gave it (``PushSubscription.toJSON()``)."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class GameNote(models.Model):
+    """A player's private notes on one game: read by its writer only (and by the staff who open
+    it on purpose in the admin)."""
+
+    MAX_LENGTH = 10_000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes"
+    )
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_note_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"note of {self.user} on game {self.game_id}"
+
+
+class ConditionalLine(models.Model):
+    """A player's prepared line in a game of perfect information: ``moves`` are engine actions
+    (JSON) played from the position after ``base_seq`` actions, the opponent's first. Private
+    to its player until a move of it is played (``games.play.conditional``)."""
+
+    MAX_PER_GAME = 30
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conditional_lines")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conditional_lines"
+    )
+    seat = models.SmallIntegerField(help_text="the engine seat of the player who prepared it")
+    base_seq = models.PositiveIntegerField(help_text="the position its next move is played from")
+    moves = models.JSONField(help_text="engine actions, the opponent's first")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["game", "user"], name="conditional_of_player")]
+
+    def __str__(self) -> str:
+        return f"line of {self.user} in game {self.game_id} ({len(self.moves)} moves)"

@@ -109,6 +109,9 @@ class GameEngine(Protocol):
     # The rules version of new games, bumped when a rule changes; a stored game replays and
     # goes on by its own version (``games.engine.engine_for(kind, version)``).
     VERSION: str
+    # Whether every player sees everything and nothing is random: a player may then prepare
+    # replies to the opponent's moves (``games.play.conditional``).
+    PERFECT_INFORMATION: bool
     Options: Any  # a frozen dataclass with to_json() and from_json(data)
     Action: Any
     MalformedAction: type[ValueError]

@@ -31,10 +31,13 @@ from .view import HIDDEN_PICK, reveal, view
 
 NAME = "basilica"
 TITLE = "Basilica"
+# The stack's order is hidden and a turn is three actions: no replies can be prepared.
+PERFECT_INFORMATION = False
 
 __all__ = [
     "HIDDEN_PICK",
     "NAME",
+    "PERFECT_INFORMATION",
     "TITLE",
     "VERSION",
     "Action",

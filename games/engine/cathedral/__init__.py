@@ -23,12 +23,16 @@ from .view import consequences, view
 
 NAME = "cathedral"
 TITLE = "Cathedral"
+# Nothing is hidden and nothing is left to chance: a player may prepare replies to the
+# opponent's moves (conditional moves).
+PERFECT_INFORMATION = True
 
 __all__ = [
     "ALL_PLACED",
     "BUILDINGS",
     "NAME",
     "NO_MORE_PLACEMENTS",
+    "PERFECT_INFORMATION",
     "SQUARES_PER_SIDE",
     "TITLE",
     "VERSION",
