@@ -23,6 +23,7 @@ def connect_listeners() -> None:
         (events.game_changed, watch.on_game_changed),
         (events.rematch_offered, announce.on_rematch_offered),
         (events.rematch_offered, tasks.schedule_rematch_offer),
+        (events.prepared_reply_played, tasks.schedule_reply_news),
         (events.notification_queued, tasks.schedule_delivery),
     ]
     for signal, listener in listeners:

@@ -14,6 +14,8 @@ seat whose own request made the change, or None (a clock, the computer's worker,
     4. the watcher that pushes the worker's bot moves from this process
        (``games.live.watch``).
 ``rematch_offered(game)``: a player offered a rematch: the push, and the other's email.
+``prepared_reply_played(game, seat, seq)``: the server played, as action ``seq``, a reply the
+player in ``seat`` had prepared (``games.play.conditional``): their email and browser push.
 ``notification_queued(notification)``: a notification was recorded: its delivery.
 
 Each listener is called even if one before it failed; a failure is logged and never undoes or
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 
 game_changed = Signal()
 rematch_offered = Signal()
+prepared_reply_played = Signal()
 notification_queued = Signal()
 
 

@@ -72,6 +72,11 @@ def check_notification(kind: str, game_id: int, seat: int, seq: int) -> None:
     notify.check(kind, game_id, seat, seq)
 
 
+@db_task()
+def tell_reply_played(game_id: int, seat: int, seq: int) -> None:
+    notify.reply_played(game_id, seat, seq)
+
+
 @db_task(retries=settings.NOTIFY_RETRIES, retry_delay=60, context=True)
 def deliver(notification_id: int, task=None) -> None:
     notify.deliver(notification_id, final=task is None or task.retries == 0)
@@ -116,6 +121,16 @@ def _check_later(kind: str, game: Game, seat: int) -> None:
         check_notification.schedule(args=(kind, game.pk, seat, game.seq), delay=delay)
     else:
         check_notification(kind, game.pk, seat, game.seq)
+
+
+def schedule_reply_news(game: Game, seat: int, seq: int, **_facts) -> None:
+    """The player whose prepared reply the server played is told, after the same short delay
+    as "your turn" (not if they watch the game meanwhile)."""
+    delay = settings.NOTIFY_DELAY_SECONDS
+    if delay > 0:
+        tell_reply_played.schedule(args=(game.pk, seat, seq), delay=delay)
+    else:
+        tell_reply_played(game.pk, seat, seq)
 
 
 def schedule_computer_move(game: Game, **_facts) -> None:

@@ -31,8 +31,8 @@ from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pget
 
 from games import clock, events, kinds
 from games.correspondence import push
-from games.models import Ending, Game, GameVisit, Notification, PlayerSettings
-from games.play import computer, referee, services, timing
+from games.models import ConditionalLine, Ending, Game, GameVisit, Notification, PlayerSettings
+from games.play import computer, referee, services, states, timing
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -51,6 +51,9 @@ SUBJECTS = {
     ),
     Kind.GAME_OVER: gettext_lazy("Game over against %(opponent)s (game %(game)s)"),
     Kind.REMATCH_OFFERED: gettext_lazy("%(opponent)s offers you a rematch (game %(game)s)"),
+    Kind.CONDITIONAL_PLAYED: gettext_lazy(
+        "Your prepared reply was played against %(opponent)s (game %(game)s)"
+    ),
 }
 # A deadline in an email, in Django's date format, the recipient's zone named (T). Each
 # language says its months its own way in "6 March": Polish in the genitive (E), French in
@@ -93,6 +96,41 @@ def check(kind: str, game_id: int, seat: int, seq: int) -> Notification | None:
         return None
     push.offer(user, kind, game, seq)
     return queue(user, kind, game, key=f"{kind}:{game.pk}:{seq}")
+
+
+def reply_played(game_id: int, seat: int, seq: int) -> Notification | None:
+    """Tell the player in ``seat`` that the server played their prepared reply as action
+    ``seq`` (``games.play.conditional``): what the opponent played, and what was replied."""
+    game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
+    if game is None or game.seq < seq:
+        return None
+    user = game.player(seat)
+    if user is None or watching(user, game):
+        return None  # they saw it played
+    push.offer(user, Kind.CONDITIONAL_PLAYED, game, seq)
+    key = f"{Kind.CONDITIONAL_PLAYED}:{game.pk}:{seq}"
+    return queue(user, Kind.CONDITIONAL_PLAYED, game, key, seq=seq)
+
+
+def reply_words(game: Game, seat: int, seq: int) -> tuple[str, str]:
+    """What the opponent played before action ``seq``, and the reply ``seq`` itself, in the
+    words of the game's log as the player in ``seat`` sees it (the active language)."""
+    state = states.state_at(game, seq)
+    seen = game.engine.view(state, seat)
+    kind, names = kinds.of(game), [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    entries = [e for e in seen["log"] if e.get("seq")]
+    replied = [e for e in entries if e["seq"] == seq]
+    theirs = []
+    for entry in reversed([e for e in entries if e["seq"] < seq]):
+        if entry.get("player") == seat:
+            break
+        theirs.append(entry)
+    theirs.reverse()
+
+    def said(run: list[dict]) -> str:
+        return "; ".join(kind.describe_entry(e, seen, names) for e in run)
+
+    return said(theirs), said(replied)
 
 
 def still_due(kind: str, game: Game, seat: int, seq: int) -> bool:
@@ -275,6 +313,9 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         )
         if kind == Kind.GAME_OVER:
             context.update(verdict=VERDICTS.get(context["result"], ""), how=how_it_ended(game))
+        if kind == Kind.CONDITIONAL_PLAYED:
+            answered, played = reply_words(game, seat, extra["seq"])
+            context.update(answered=answered, played=played, lines=_lines_left(game, user))
     if "games" in extra:
         count = len(extra["games"])
         context["rows"] = [_digest_row(g, user) for g in extra["games"]]
@@ -288,6 +329,10 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     context["unsubscribe"] = unsubscribe_url(user, kind)
     context["settings_url"] = absolute(reverse("settings"))
     return subject, render_to_string(f"emails/{kind}.txt", context)
+
+
+def _lines_left(game: Game, user) -> int:
+    return ConditionalLine.objects.filter(game=game, user=user).count()
 
 
 VERDICTS = {

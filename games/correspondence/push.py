@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
 CHANNEL = "push"
-PUSHED = (Kind.YOUR_TURN, Kind.TIME_RUNNING_OUT, Kind.GAME_OVER)
+PUSHED = (Kind.YOUR_TURN, Kind.TIME_RUNNING_OUT, Kind.GAME_OVER, Kind.CONDITIONAL_PLAYED)
 GONE = (404, 410)  # the push service's word for a subscription that is no more
 TTL = 24 * 3600  # how long a push service keeps a push for a browser that is offline
 LONGEST_MOVE = 300  # characters of the opponent's move: a push is a glance, the page has it all
@@ -189,6 +189,8 @@ def compose(user, kind: str, game: Game, reading=None) -> tuple[str, str]:
     elif kind == Kind.TIME_RUNNING_OUT:
         title = _("Time almost up against %(opponent)s (game %(number)s)") % facts
         lines.append(_("Only %(left)s left for this decision.") % {"left": left})
+    elif kind == Kind.CONDITIONAL_PLAYED:
+        title = _("Your prepared reply was played against %(opponent)s (game %(number)s)") % facts
     else:
         title = _("Game over against %(opponent)s (game %(number)s)") % facts
         lines.append(_ending(game, user))

@@ -6,60 +6,129 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_web_push'),
+        ("games", "0014_web_push"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='playersettings',
-            name='calendar_token',
-            field=models.CharField(blank=True, editable=False, help_text="the secret of the player's calendar feed; none: no feed", max_length=43, null=True, unique=True),
+            model_name="playersettings",
+            name="calendar_token",
+            field=models.CharField(
+                blank=True,
+                editable=False,
+                help_text="the secret of the player's calendar feed; none: no feed",
+                max_length=43,
+                null=True,
+                unique=True,
+            ),
         ),
         migrations.AddField(
-            model_name='playersettings',
-            name='email_conditional_played',
-            field=models.BooleanField(default=True, verbose_name='“Prepared reply played” emails'),
+            model_name="playersettings",
+            name="email_conditional_played",
+            field=models.BooleanField(default=True, verbose_name="“Prepared reply played” emails"),
         ),
         migrations.AddField(
-            model_name='playersettings',
-            name='next_game_after_move',
-            field=models.BooleanField(default=False, verbose_name='After a move that ends my turn, go to the next game waiting for me'),
+            model_name="playersettings",
+            name="next_game_after_move",
+            field=models.BooleanField(
+                default=False,
+                verbose_name="After a move that ends my turn, go to the next game waiting for me",
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'your turn'), ('time_running_out', 'time almost up'), ('game_over', 'game over'), ('rematch_offered', 'rematch offered'), ('daily_digest', 'daily digest'), ('conditional_played', 'prepared reply played')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "your turn"),
+                    ("time_running_out", "time almost up"),
+                    ("game_over", "game over"),
+                    ("rematch_offered", "rematch offered"),
+                    ("daily_digest", "daily digest"),
+                    ("conditional_played", "prepared reply played"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='ConditionalLine',
+            name="ConditionalLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.SmallIntegerField(help_text='the engine seat of the player who prepared it')),
-                ('base_seq', models.PositiveIntegerField(help_text='the position its next move is played from')),
-                ('moves', models.JSONField(help_text="engine actions, the opponent's first")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conditional_lines', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conditional_lines', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.SmallIntegerField(
+                        help_text="the engine seat of the player who prepared it"
+                    ),
+                ),
+                (
+                    "base_seq",
+                    models.PositiveIntegerField(
+                        help_text="the position its next move is played from"
+                    ),
+                ),
+                ("moves", models.JSONField(help_text="engine actions, the opponent's first")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="conditional_lines",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="conditional_lines",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
-                'indexes': [models.Index(fields=['game', 'user'], name='conditional_of_player')],
+                "ordering": ["created_at", "pk"],
+                "indexes": [models.Index(fields=["game", "user"], name="conditional_of_player")],
             },
         ),
         migrations.CreateModel(
-            name='GameNote',
+            name="GameNote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField(blank=True, max_length=10000)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notes', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='game_notes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.TextField(blank=True, max_length=10000)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notes",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="game_notes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'user'), name='one_note_per_player')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "user"), name="one_note_per_player")
+                ],
             },
         ),
     ]

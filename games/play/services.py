@@ -21,38 +21,12 @@ from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Ending, Game, Series
-from games.play import states, timing, vacation
+from games.play import conditional, states, timing, vacation
+from games.play.refusals import MoveRejected, NotAllowed, StaleMove, refusal_of
 from games.ratings import service as ratings
 from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
-from games.words import say
 
 log = logging.getLogger(__name__)
-
-
-class MoveRejected(Exception):
-    """A move the site refuses; ``status`` is the HTTP status that fits. ``message`` is in the
-    language active where it was refused: the player's, who asked."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-def _refusal(error: Exception) -> str:
-    """An engine's refusal (MalformedAction, IllegalAction) in the player's words: its message
-    is an engine's ``Reason`` where the engine marked it."""
-    return say(error.args[0]) if error.args else str(error)
-
-
-class NotAllowed(MoveRejected):
-    status = 403
-
-
-class StaleMove(MoveRejected):
-    status = 409
-    PAGE = gettext_lazy("the game has moved on since your page was drawn: here it is now")
 
 
 # -- creating and joining games ----------------------------------------------------------------
@@ -194,7 +168,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
     try:
         action = game.engine.Action.from_json(data)
     except game.engine.MalformedAction as error:
-        raise MoveRejected(_refusal(error)) from None
+        raise MoveRejected(refusal_of(error)) from None
     try:
         with transaction.atomic():
             game = lock(game)
@@ -224,19 +198,42 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
     try:
         following = game.engine.apply_action(state, action)
     except game.engine.IllegalAction as error:
-        raise MoveRejected(_refusal(error)) from None
-    made = Action.objects.create(
-        game=game, seq=game.seq + 1, player=seat, user=user, data=action.to_json()
-    )
+        raise MoveRejected(refusal_of(error)) from None
+    _append(game, seat, user, action, state, following, by=seat)
+    _play_prepared_replies(game, following)
+
+
+def _append(game: Game, seat: int, user, action: GameAction, state, following, by) -> None:
+    """Append a checked action of ``seat`` to the locked ``game``: the log, the game's row, the
+    clock, the prepared lines, and the news of it on commit."""
+    data = action.to_json()
+    made = Action.objects.create(game=game, seq=game.seq + 1, player=seat, user=user, data=data)
     game.seq += 1
     transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
-    vacation.end(user)  # any move of theirs ends a vacation
+    if by is not None:
+        vacation.end(user)  # any move of theirs ends a vacation; a prepared reply is not one
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
-    before = state
-    transaction.on_commit(lambda: states.keep(game.pk, len(before.history), before))
-    changed_on_commit(game, by=seat, state=following)
+    conditional.follow(game, game.seq, data)
+    transaction.on_commit(lambda: states.keep(game.pk, len(state.history), state))
+    changed_on_commit(game, by=by, state=following)
+
+
+def _play_prepared_replies(game: Game, state) -> None:
+    """Play at once, in the same transaction, each reply a player prepared for the move just
+    made (``games.play.conditional``): checked by the engine like any move, its player told."""
+    while (line := conditional.due(game, state)) is not None:
+        action = game.engine.Action.from_log(line.moves[0])
+        try:
+            following = game.engine.apply_action(state, action)
+        except game.engine.IllegalAction:
+            conditional.drop_all(game)  # checked when prepared: never, unless the rules changed
+            log.error("game %s: a prepared reply was illegal; the lines were dropped", game.pk)
+            return
+        _append(game, line.seat, line.user, action, state, following, by=None)
+        events.send_on_commit(events.prepared_reply_played, game=game, seat=line.seat, seq=game.seq)
+        state = following
 
 
 def _record_progress(game: Game, state: GameState) -> None:
@@ -251,17 +248,19 @@ def _record_progress(game: Game, state: GameState) -> None:
         continue_series(game)
 
 
-def _changed(game: Game, by: int | None, state: GameState | None = None) -> None:
+def _changed(game: Game, by: int | None, state: GameState | None, seq: int) -> None:
     """On commit: keep the new state for the pages about to ask, then tell the site."""
     if state is not None:
-        states.remember(game.pk, game.seq, state)
+        states.remember(game.pk, seq, state)
     events.send(events.game_changed, game=game, by=by)
 
 
 def changed_on_commit(game: Game, by: int | None = None, state: GameState | None = None) -> None:
     """Tell the site of ``game``'s change once the transaction that made it commits
-    (``games.events.game_changed``); for every change made outside this module too."""
-    transaction.on_commit(lambda: _changed(game, by, state))
+    (``games.events.game_changed``); for every change made outside this module too. ``state``
+    is the game's at its seq now: a prepared reply may append another action before commit."""
+    seq = game.seq
+    transaction.on_commit(lambda: _changed(game, by, state, seq))
 
 
 # -- how a game ends besides its last move ------------------------------------------------------
@@ -299,6 +298,7 @@ def _end(game: Game, termination: str, ended_by: int) -> None:
     game.deadline = None
     game.finished_at = timezone.now()
     game.save()
+    conditional.drop_all(game)
     if not aborted:
         ratings.game_over(game)
         continue_series(game)

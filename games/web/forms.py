@@ -13,6 +13,7 @@ class NotificationSettingsForm(forms.ModelForm):
         model = PlayerSettings
         fields = [
             "email_your_turn",
+            "email_conditional_played",
             "email_time_running_out",
             "email_game_over",
             "email_rematch_offered",
