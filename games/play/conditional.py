@@ -204,15 +204,16 @@ def withdraw_all(game: Game, user) -> int:
 # -- the move's part: called by the service door under the game's lock --------------------------
 
 
-def follow(game: Game, seq: int, data: dict) -> None:
+def follow(game: Game, seq: int, data: dict) -> list[ConditionalLine]:
     """Action ``seq`` (``data``) was appended to the locked ``game``: advance the lines that
-    foresaw it, drop the others (and every line once the game is no longer in play)."""
-    lines = list(ConditionalLine.objects.filter(game=game))
+    foresaw it, drop the others (and every line once the game is no longer in play). Returns
+    the lines still waiting, the oldest first."""
+    lines = list(ConditionalLine.objects.filter(game=game).select_related("user"))
     if not lines:
-        return
+        return []
     if game.status != Game.Status.ACTIVE:
         drop_all(game)
-        return
+        return []
     dropped, advanced = [], []
     for line in lines:
         if line.base_seq == seq - 1 and line.moves[0] == data and len(line.moves) > 1:
@@ -225,6 +226,7 @@ def follow(game: Game, seq: int, data: dict) -> None:
         ConditionalLine.objects.filter(pk__in=dropped).delete()
     if advanced:
         ConditionalLine.objects.bulk_update(advanced, ["moves", "base_seq"])
+    return advanced
 
 
 def drop_all(game: Game) -> None:
@@ -232,12 +234,7 @@ def drop_all(game: Game) -> None:
     ConditionalLine.objects.filter(game=game).delete()
 
 
-def due(game: Game, state) -> ConditionalLine | None:
-    """The line whose next move ``state.to_decide`` has prepared, if any (after ``follow``)."""
-    if state.to_decide is None or game.status != Game.Status.ACTIVE:
-        return None
-    return (
-        ConditionalLine.objects.filter(game=game, seat=state.to_decide, base_seq=game.seq)
-        .select_related("user")
-        .first()
-    )
+def due(lines: list[ConditionalLine], state) -> ConditionalLine | None:
+    """Of the ``lines`` still waiting (``follow``'s), the one whose next move is for
+    ``state.to_decide`` to make now, if any."""
+    return next((line for line in lines if line.seat == state.to_decide), None)

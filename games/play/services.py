@@ -199,13 +199,14 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
         following = game.engine.apply_action(state, action)
     except game.engine.IllegalAction as error:
         raise MoveRejected(refusal_of(error)) from None
-    _append(game, seat, user, action, state, following, by=seat)
-    _play_prepared_replies(game, following)
+    waiting = _append(game, seat, user, action, state, following, by=seat)
+    _play_prepared_replies(game, following, waiting)
 
 
-def _append(game: Game, seat: int, user, action: GameAction, state, following, by) -> None:
+def _append(game: Game, seat: int, user, action: GameAction, state, following, by) -> list:
     """Append a checked action of ``seat`` to the locked ``game``: the log, the game's row, the
-    clock, the prepared lines, and the news of it on commit."""
+    clock, the prepared lines, and the news of it on commit. Returns the prepared lines still
+    waiting after it."""
     data = action.to_json()
     made = Action.objects.create(game=game, seq=game.seq + 1, player=seat, user=user, data=data)
     game.seq += 1
@@ -215,15 +216,16 @@ def _append(game: Game, seat: int, user, action: GameAction, state, following, b
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
-    conditional.follow(game, game.seq, data)
+    waiting = conditional.follow(game, game.seq, data)
     transaction.on_commit(lambda: states.keep(game.pk, len(state.history), state))
     changed_on_commit(game, by=by, state=following)
+    return waiting
 
 
-def _play_prepared_replies(game: Game, state) -> None:
+def _play_prepared_replies(game: Game, state, waiting: list) -> None:
     """Play at once, in the same transaction, each reply a player prepared for the move just
     made (``games.play.conditional``): checked by the engine like any move, its player told."""
-    while (line := conditional.due(game, state)) is not None:
+    while (line := conditional.due(waiting, state)) is not None:
         action = game.engine.Action.from_log(line.moves[0])
         try:
             following = game.engine.apply_action(state, action)
@@ -231,7 +233,7 @@ def _play_prepared_replies(game: Game, state) -> None:
             conditional.drop_all(game)  # checked when prepared: never, unless the rules changed
             log.error("game %s: a prepared reply was illegal; the lines were dropped", game.pk)
             return
-        _append(game, line.seat, line.user, action, state, following, by=None)
+        waiting = _append(game, line.seat, line.user, action, state, following, by=None)
         events.send_on_commit(events.prepared_reply_played, game=game, seat=line.seat, seq=game.seq)
         state = following
 
