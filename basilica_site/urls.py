@@ -6,7 +6,7 @@ from django.urls import include, path
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, converters, front, locale, push_devices, views  # noqa: F401 - converters: <username:>
+from games.web import accounts, calendar_feed, converters, front, locale, push_devices, views  # noqa: F401 - converters: <username:>
 from games.web.ratelimit import limited
 
 
@@ -39,6 +39,9 @@ urlpatterns = [
     path("settings/browsers/", push_devices.subscribe, name="push-subscribe"),
     path("settings/browsers/<int:pk>/remove/", push_devices.remove, name="push-remove"),
     path("push-worker.js", push_devices.worker, name="push-worker"),
+    path("settings/calendar/", calendar_feed.new_address, name="calendar-new"),
+    path("settings/calendar/stop/", calendar_feed.stop, name="calendar-stop"),
+    path("calendar/<slug:token>.ics", calendar_feed.feed, name="calendar-feed"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("language/", locale.choose_language, name="language"),
     path("rules/", views.rules, name="rules"),
