@@ -6,7 +6,7 @@ from django.urls import include, path
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, converters, front, locale, push_devices, views  # noqa: F401 - converters: <username:>
+from games.web import accounts, converters, front, locale, my_data, push_devices, views  # noqa: F401 - converters: <username:>
 from games.web.ratelimit import limited
 
 
@@ -38,6 +38,7 @@ urlpatterns = [
     path("settings/vacation/end/", views.end_vacation, name="vacation-end"),
     path("settings/browsers/", push_devices.subscribe, name="push-subscribe"),
     path("settings/browsers/<int:pk>/remove/", push_devices.remove, name="push-remove"),
+    path("settings/my-data.json", my_data.download, name="my-data"),
     path("push-worker.js", push_devices.worker, name="push-worker"),
     path("notifications/unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
     path("language/", locale.choose_language, name="language"),
