@@ -311,6 +311,7 @@ RATE_LIMITS = {
     "password_reset": (5, 3600),
     "create_game": (int(os.environ.get("GAMES_PER_HOUR", "30")), 3600),
     "hint": (60, 600),  # each costs 0.3 s of a web worker's time
+    "note": (60, 60),  # per player: a save a second after typing stops, never faster
 }
 
 # Game sockets one user may hold in one process: tabs and devices, not a script's thousands.

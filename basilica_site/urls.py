@@ -6,7 +6,16 @@ from django.urls import include, path
 
 from games.archive import history
 from games.ratings import views as ratings
-from games.web import accounts, calendar_feed, converters, front, locale, push_devices, views  # noqa: F401 - converters: <username:>
+from games.web import (  # noqa: F401 - converters: <username:>
+    accounts,
+    calendar_feed,
+    converters,
+    front,
+    locale,
+    my_data,
+    push_devices,
+    views,
+)
 from games.web.ratelimit import limited
 
 
@@ -38,6 +47,7 @@ urlpatterns = [
     path("settings/vacation/end/", views.end_vacation, name="vacation-end"),
     path("settings/browsers/", push_devices.subscribe, name="push-subscribe"),
     path("settings/browsers/<int:pk>/remove/", push_devices.remove, name="push-remove"),
+    path("settings/my-data.json", my_data.download, name="my-data"),
     path("push-worker.js", push_devices.worker, name="push-worker"),
     path("settings/calendar/", calendar_feed.new_address, name="calendar-new"),
     path("settings/calendar/stop/", calendar_feed.stop, name="calendar-stop"),

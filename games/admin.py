@@ -18,12 +18,13 @@ from django.urls import path, reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import kinds
 from games.models import (
     Action,
     Game,
+    GameNote,
     GameVisit,
     Notification,
     PlayerSettings,
@@ -398,6 +399,30 @@ class VacationAdmin(admin.ModelAdmin):
 class GameVisitAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "seen_at")
     search_fields = ("user__username", "game__id")
+
+
+@admin.register(GameNote)
+class GameNoteAdmin(admin.ModelAdmin):
+    """A player's private notes: the list says whose and how long, never what; the text shows
+    only on a note's own page, opened on purpose (and needs the view permission of notes)."""
+
+    list_display = ("game", "user", "updated_at", "length")
+    list_select_related = ("game", "user")
+    search_fields = ("user__username", "game__id")  # never the text: a search would reveal it
+    readonly_fields = ("game", "user", "text", "updated_at")
+    ordering = ("-updated_at",)
+
+    @admin.display(description=gettext_lazy("length"))
+    def length(self, obj: GameNote) -> str:
+        return ngettext("%(count)s character", "%(count)s characters", len(obj.text)) % {
+            "count": number_format(len(obj.text), force_grouping=True)
+        }
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Series)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.archive import record_views, replays
-from games.web import converters, front, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.web import converters, front, notes, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
@@ -27,4 +27,5 @@ urlpatterns = [
     path("<game:pk>/rematch/", views.rematch, name="rematch"),
     path("<game:pk>/record.json", record_views.record_json, name="record-json"),
     path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
+    path("<game:pk>/notes/", notes.save, name="notes"),
 ]

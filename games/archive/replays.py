@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from games.correspondence import notes
 from games.models import Game
 from games.play import states
 from games.web import errors
@@ -47,6 +48,8 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     context.update(replay_context(game, context, step))
     if request.htmx:
         return render(request, "games/replay.html#replay", context)
+    # The viewer's own notes, read for this page alone: never in the steps kept for others.
+    context["note"] = notes.note_of(game, request.user)
     return render(request, "games/replay.html", context)
 
 

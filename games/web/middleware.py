@@ -29,22 +29,24 @@ def htmx_caching(get_response):
 
 
 INDENTATION = re.compile(rb"\n[ \t]+")
-KEEPS_ITS_SPACES = (b"<pre", b"<textarea")
+# Where spaces are the content: preformatted text, and what a text box holds (a player's notes).
+KEEPS_ITS_SPACES = re.compile(rb"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)", re.DOTALL)
 
 
 def compact_html(get_response):
     """A page without the templates' indentation: a browser reads a line's leading spaces as the
     one space its line break already is, so they are bytes sent for nothing (about a tenth of a
-    game page). A page with preformatted text or a text box is sent as it is."""
+    game page). Preformatted text and a text box's content are sent as they are."""
 
     def middleware(request):
         response = get_response(request)
-        if (
-            response.get("Content-Type", "").startswith("text/html")
-            and not response.streaming
-            and not any(tag in response.content for tag in KEEPS_ITS_SPACES)
-        ):
-            response.content = INDENTATION.sub(b"\n", response.content)
+        if response.get("Content-Type", "").startswith("text/html") and not response.streaming:
+            # split() with a group: the elements kept as they are come as the odd pieces.
+            pieces = KEEPS_ITS_SPACES.split(response.content)
+            response.content = b"".join(
+                piece if index % 2 else INDENTATION.sub(b"\n", piece)
+                for index, piece in enumerate(pieces)
+            )
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response

@@ -25,8 +25,13 @@ def test_a_game_page_and_a_moves_answer_come_without_indentation():
     assert "Your turn" in page.text
 
 
-def test_a_page_with_a_text_box_keeps_its_spaces():
+def test_a_text_box_keeps_its_spaces_and_the_rest_of_its_page_loses_them():
     game = started_game()
-    page = client_for(game.seat0).get("/games/import/")
-    assert "<textarea" in page.text
-    assert INDENTED_LINE.search(page.text)
+    client = client_for(game.seat0)
+    written = "Plan:\n    wall off the north\n\tthen the east"
+    client.post(f"{game.get_absolute_url()}notes/", {"text": written})
+    page = client.get(game.get_absolute_url())
+    box = re.search(r"<textarea[^>]*>\n(.*?)</textarea>", page.text, re.DOTALL)
+    assert box.group(1) == written
+    outside = page.text.replace(box.group(0), "")
+    assert not INDENTED_LINE.search(outside)

@@ -1,0 +1,89 @@
+"""A player's own data, to download from Settings as one JSON file: their account, their
+settings, their games, their private notes and their prepared lines still waiting. Only what is
+theirs: never another player's notes or lines, never a game's seed or invitation secret, never
+the secret of their calendar feed (a file downloaded is a file that gets passed around)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
+
+from games.models import ConditionalLine, Game, GameNote, PlayerSettings
+
+# Settings that are keys rather than choices, and the row's own bookkeeping.
+NOT_EXPORTED = {"id", "user", "calendar_token"}
+
+
+@require_GET
+@login_required
+def download(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    data = {
+        "exported_at": _moment(timezone.now()),
+        "account": {
+            "username": user.username,
+            "email": user.email,
+            "date_joined": _moment(user.date_joined),
+        },
+        "settings": settings_of(user),
+        "games": [_game(request, game, user) for game in _games_of(user)],
+        "notes": [
+            {"game": note.game_id, "text": note.text, "updated_at": _moment(note.updated_at)}
+            for note in GameNote.objects.filter(user=user).order_by("game_id")
+        ],
+        "prepared_lines": [
+            {"game": line.game_id, "moves": line.moves, "created_at": _moment(line.created_at)}
+            for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
+        ],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"basilica-{user.username}.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def settings_of(user) -> dict:
+    row = PlayerSettings.of(user)
+    return {
+        field.name: _value(getattr(row, field.attname))
+        for field in PlayerSettings._meta.concrete_fields
+        if field.name not in NOT_EXPORTED
+    }
+
+
+def _games_of(user):
+    return Game.objects.involving(user).select_related("seat0", "seat1").order_by("created_at")
+
+
+def _game(request: HttpRequest, game: Game, user) -> dict:
+    seat = game.seat_of(user)
+    opponent = game.player(1 - seat)
+    shown = game.status != Game.Status.CANCELLED  # a cancelled game has no page
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "opponent": opponent.username if opponent else None,
+        "status": game.status,
+        "result": game.result_for(user) or None,
+        "created_at": _moment(game.created_at),
+        "started_at": _moment(game.started_at),
+        "finished_at": _moment(game.finished_at),
+        "url": request.build_absolute_uri(game.get_absolute_url()) if shown else None,
+    }
+
+
+def _moment(moment: datetime | None) -> str | None:
+    """A time in the player's own zone, with its offset."""
+    if moment is None:
+        return None
+    return timezone.localtime(moment).isoformat(timespec="seconds")
+
+
+def _value(value):
+    return _moment(value) if isinstance(value, datetime) else value
