@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.archive import record_views, replays
-from games.web import converters, front, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.web import converters, front, next_game, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
@@ -10,6 +10,7 @@ urlpatterns = [
     path("computer/", views.play_computer, name="computer"),
     path("play/<slug:preset>/", front.play_now, name="play-now"),
     path("mine/", views.my_games, name="mine"),
+    path("next/", next_game.next_game, name="next"),
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),
     path("import/", record_views.import_record, name="import"),
