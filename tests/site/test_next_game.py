@@ -331,7 +331,7 @@ def test_the_choice_is_on_the_playing_settings_form(ann):
 
 
 def rows_of(page: str) -> list[int]:
-    return [int(pk) for pk in re.findall(r'<td class="number"><a href="/games/(\d+)/">', page)]
+    return [int(pk) for pk in re.findall(r'<td class="game-number"><a href="/games/(\d+)/">', page)]
 
 
 def test_my_games_lists_the_most_urgent_first_and_untimed_games_after(ann, calendar):
