@@ -1,7 +1,13 @@
 from django.urls import path
 
 from games.archive import record_views, replays
-from games.web import converters, front, notes, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.web import (  # noqa: F401 - converters registers <game:> and <token:>
+    converters,
+    front,
+    next_game,
+    notes,
+    views,
+)
 
 app_name = "games"
 urlpatterns = [
@@ -10,6 +16,7 @@ urlpatterns = [
     path("computer/", views.play_computer, name="computer"),
     path("play/<slug:preset>/", front.play_now, name="play-now"),
     path("mine/", views.my_games, name="mine"),
+    path("next/", next_game.next_game, name="next"),
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),
     path("import/", record_views.import_record, name="import"),

@@ -11,11 +11,11 @@ from datetime import datetime
 from threading import Lock
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import clock
-from games.models import Ending, Game, Vacation
+from games.models import Action, Ending, Game, Vacation
 
 # A live clock is a fold over every decision's time, read at every move, page and push: the
 # decisions already read are kept, by game, so a read fetches only the new ones. A log is only
@@ -68,16 +68,26 @@ def forget_decisions() -> None:
         _decided.clear()
 
 
-def pauses(game: Game) -> dict[int, list[clock.Interval]]:
+VACATION_FIELDS = ("user_id", "starts_at", "ends_at", "days", "saved_id")
+
+
+def pauses(game: Game, vacations: list[Vacation] | None = None) -> dict[int, list[clock.Interval]]:
     """Each seat's vacations that overlap the game. A vacation spent to save this game holds
     its clock for the whole days spent, though its player came back sooner (``vacation.end``),
-    until they move in it."""
+    until they move in it. ``vacations``: rows read for many games at once (``read_many``)."""
     out: dict[int, list[clock.Interval]] = {0: [], 1: []}
     seats = {game.seat0_id: 0, game.seat1_id: 1}
     since = game.started_at or game.created_at
-    rows = Vacation.objects.filter(
-        Q(ends_at__gt=since) | Q(saved=game), user_id__in=list(seats)
-    ).only("user_id", "starts_at", "ends_at", "days", "saved_id")
+    if vacations is None:
+        rows = Vacation.objects.filter(
+            Q(ends_at__gt=since) | Q(saved=game), user_id__in=list(seats)
+        ).only(*VACATION_FIELDS)
+    else:
+        rows = [
+            row
+            for row in vacations
+            if row.user_id in seats and (row.ends_at > since or row.saved_id == game.pk)
+        ]
     for row in rows:
         seat, end = seats[row.user_id], row.ends_at
         if (
@@ -90,8 +100,12 @@ def pauses(game: Game) -> dict[int, list[clock.Interval]]:
     return out
 
 
-def read(game: Game, now: datetime | None = None) -> clock.Reading:
-    """The clocks of ``game`` at ``now`` (the present by default)."""
+_UNREAD = object()
+
+
+def read(game: Game, now: datetime | None = None, last=_UNREAD, vacations=None) -> clock.Reading:
+    """The clocks of ``game`` at ``now`` (the present by default). ``last`` (its last decision,
+    or None) and ``vacations`` are given when ``read_many`` has read them for many games."""
     control = game.clock_control
     if not control.timed or game.started_at is None:
         return clock.UNTIMED
@@ -105,7 +119,8 @@ def read(game: Game, now: datetime | None = None) -> clock.Reading:
         # Only the times of decisions matter; the last one is enough for correspondence.
         made = decisions(game)
     else:
-        last = game.actions.order_by("-seq").values_list("player", "created_at").first()
+        if last is _UNREAD:
+            last = game.actions.order_by("-seq").values_list("player", "created_at").first()
         made = [clock.Decision(seat=last[0], at=last[1])] if last else []
     return clock.read(
         control,
@@ -113,8 +128,36 @@ def read(game: Game, now: datetime | None = None) -> clock.Reading:
         made,
         to_decide,
         now or timezone.now(),
-        pauses(game) if control.correspondence else None,
+        pauses(game, vacations) if control.correspondence else None,
     )
+
+
+def read_many(games: list[Game], now: datetime | None = None) -> list[clock.Reading]:
+    """The clocks of ``games`` (a player's list of them) at ``now``, with two queries for them
+    all instead of two a correspondence game: their last decisions and their players'
+    vacations. A live clock's decisions are kept in memory anyway (``decisions``)."""
+    now = now or timezone.now()
+    by_days = [g for g in games if g.clock_control.correspondence and g.started_at is not None]
+    if not by_days:
+        return [read(game, now) for game in games]
+    last = {
+        game_id: (player, at)
+        for game_id, player, at in Action.objects.filter(
+            game__in=by_days, seq=F("game__seq")
+        ).values_list("game_id", "player", "created_at")
+    }
+    players = {g.seat0_id for g in by_days} | {g.seat1_id for g in by_days}
+    since = min(g.started_at for g in by_days)
+    vacations = list(
+        Vacation.objects.filter(
+            Q(ends_at__gt=since) | Q(saved__in=by_days), user_id__in=players
+        ).only(*VACATION_FIELDS)
+    )
+    read_here = {g.pk for g in by_days}
+    return [
+        read(game, now, last.get(game.pk), vacations) if game.pk in read_here else read(game, now)
+        for game in games
+    ]
 
 
 def refresh_deadline(game: Game, now: datetime | None = None) -> datetime | None:

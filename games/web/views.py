@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
-from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -34,7 +33,7 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
-from games.web import errors, front
+from games.web import errors, front, next_game
 from games.web.forms import (
     LocaleSettingsForm,
     NotificationSettingsForm,
@@ -255,8 +254,11 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     except services.MoveRejected as error:
         game.refresh_from_db()
         return _rejected(request, game, error.status, error.message)
+    advanced = next_game.go_on(request, game)
+    if advanced is not None:
+        return advanced
     if request.htmx:
-        return _render_game(request, game)
+        return next_game.with_offer(request, game, _render_game(request, game))
     return redirect(game)
 
 
@@ -268,28 +270,28 @@ def _rejected(request, game, status, message):
 @require_GET
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    """Games waiting for you first, the least time left first; then the others."""
+    """Games waiting for you first, the most urgent first; then the others (next_game.urgency)."""
     user = request.user
-    games = (
-        Game.objects.involving(user)
+    games = list(
+        next_game.with_last_move(Game.objects.involving(user))
         .exclude(status=Game.Status.CANCELLED)
         .select_related("seat0", "seat1")
         .order_by("-updated_at")
     )
-    rows = [_my_game_row(game, user) for game in games]
-    order = {"yours": 0, "theirs": 1, "open": 2, "over": 3}
-    never = timezone.now() + timedelta(days=3650)
-    rows.sort(key=lambda r: (order[r["group"]], r["game"].deadline or never))
+    running = [game for game in games if game.status == Game.Status.ACTIVE]
+    clocks = dict(zip((game.pk for game in running), timing.read_many(running), strict=True))
+    rows = [_my_game_row(game, user, clocks.get(game.pk)) for game in games]
+    rows.sort(key=next_game.urgency)
     return render(request, "games/my_games.html", {"rows": rows})
 
 
-def _my_game_row(game: Game, user) -> dict:
+def _my_game_row(game: Game, user, reading) -> dict:
     seat = game.seat_of(user)
     row = {"game": game, "result": game.result_for(user), "time_left": "", "deadline": None}
+    row["last"] = next_game.last_activity(game, seat)  # "ann moved 3 hours ago"
     if game.status == Game.Status.ACTIVE:
         row["group"] = "yours" if game.to_decide == seat else "theirs"
         row["thumbnail"] = thumbnail(game)
-        reading = timing.read(game)
         if reading.running is not None:
             left = reading.remaining[reading.running]
             row["time_left"] = game.clock_control.show(left)
