@@ -301,8 +301,17 @@ def _edges(seen: dict, col: int, row: int, piece: int) -> list[str]:
 
 
 def hands(
-    seen: dict, names: list[str], legal: dict, picked: dict, seat: int | None, said: Words
+    seen: dict,
+    names: list[str],
+    legal: dict,
+    picked: dict,
+    seat: int | None,
+    said: Words,
+    chooser: int | None = None,
 ) -> list[dict]:
+    """Both hands, the viewer's first; ``chooser``'s buildings (the viewer's unless named: the
+    analysis board picks for either side) link to choosing them."""
+    chooser = seat if chooser is None else chooser
     out = []
     for player in _seat_order(seat):
         role = role_of(player, seen)
@@ -324,8 +333,8 @@ def hands(
                     "squares_at": squares,
                     "grid": _mini_grid(squares),
                     "drawn": outline(squares),
-                    "choosable": player == seat and key in legal,
-                    "picked": player == seat and picked.get("building") == key,
+                    "choosable": player == chooser and key in legal,
+                    "picked": player == chooser and picked.get("building") == key,
                 }
             )
         out.append(
@@ -338,8 +347,8 @@ def hands(
                 "unplaced": seen["hands"][player]["unplaced_squares"],
             }
         )
-    if seat is not None and "cathedral" in legal:
-        out[0]["cathedral"] = {
+    if chooser is not None and "cathedral" in legal:
+        out[_seat_order(seat).index(chooser)]["cathedral"] = {
             "name": said.name["cathedral"],
             "spoken": said.choose_it % {"piece": said.name["cathedral"]},
             "grid": _mini_grid(footprint("cathedral", "light", 0)),
