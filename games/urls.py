@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.archive import record_views, replays
-from games.web import converters, front, views  # noqa: F401 - converters registers <game:> and <token:>
+from games.web import converters, front, prepared, views  # noqa: F401 - converters registers <game:> and <token:>
 
 app_name = "games"
 urlpatterns = [
@@ -27,4 +27,8 @@ urlpatterns = [
     path("<game:pk>/rematch/", views.rematch, name="rematch"),
     path("<game:pk>/record.json", record_views.record_json, name="record-json"),
     path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
+    path("<game:pk>/prepare/", prepared.board, name="prepare"),
+    path("<game:pk>/prepare/keep/", prepared.keep, name="prepare-keep"),
+    path("<game:pk>/prepare/delete/", prepared.delete_all, name="prepare-delete-all"),
+    path("<game:pk>/prepare/<game:line_id>/delete/", prepared.delete, name="prepare-delete"),
 ]
