@@ -275,7 +275,10 @@ def test_alice_deletes_one_line_and_then_all_of_them(game):
 def test_the_prepare_link_takes_the_player_whose_move_it_is_to_a_page_saying_so(game):
     alice, bob = game.seat0, game.seat1
     prepare = reverse("games:prepare", args=[game.pk])
-    assert f'href="{prepare}">Prepare a reply</a>' in client_for(alice).get(game.get_absolute_url()).text
+    assert (
+        f'href="{prepare}">Prepare a reply</a>'
+        in client_for(alice).get(game.get_absolute_url()).text
+    )
     page = client_for(bob).get(prepare)
     assert page.status_code == 200
     assert "It is your move: play it, and prepare replies while you wait." in page.text
@@ -586,3 +589,19 @@ def test_a_forged_line_is_refused_with_a_reason_and_nothing_is_stored(game, move
     assert response.status_code in (400, 413)
     assert says in response.text
     assert lines_of(game) == []
+
+
+def test_a_pick_naming_no_cell_is_no_server_error_on_the_game_page_or_the_board(game):
+    bob, alice = client_for(game.seat1), client_for(game.seat0)
+    for client in (bob, alice):
+        client.raise_request_exception = False
+    for pick in (
+        "tower.B\u00b2",
+        "tower.B2.\u00b2",
+        "tower.B" + "9" * 5000,
+        "tower.B2." + "1" * 5000,
+    ):
+        assert bob.get(game.get_absolute_url(), {"pick": pick}).status_code == 200, pick
+        line = pick.replace("tower.B2", "tower.B2.0~inn")
+        response = alice.get(reverse("games:prepare", args=[game.pk]), {"line": line})
+        assert response.status_code == 200, line

@@ -148,7 +148,8 @@ def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
     turns = [t for t in sorted(legal[building]) if cell in legal[building][t]]
     if cell is None or not turns:
         return picked
-    turn = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else turns[0]
+    named = parts[2] if len(parts) > 2 else ""
+    turn = int(named) if named.isdecimal() and len(named) < 3 else turns[0]
     if turn not in turns:
         turn = turns[0]
     picked.update(cell=cell, label=label(*cell), turn=turn, turns=turns)
@@ -157,7 +158,8 @@ def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
 
 
 def _cell_of(text: str) -> tuple[int, int] | None:
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+    # "A1" to "J10": a digit that int() does not read ("²"), or five thousand, is no cell.
+    if not 2 <= len(text) <= 3 or text[0] not in COLUMNS or not text[1:].isdecimal():
         return None
     col, row = COLUMNS.index(text[0]), int(text[1:]) - 1
     return (col, row) if 0 <= row < SIZE else None
