@@ -159,7 +159,7 @@ def line_sentence(rules, state, seat: int, names: list[str], moves: list) -> str
         elif step.seat == seat and line.steps[index - 1].seat != seat:
             sentence += ", " + text
         else:
-            sentence += "; " + _("then %(step)s") % {"step": text}
+            sentence = _("%(line)s; then %(step)s") % {"line": sentence, "step": text}
     return capfirst(sentence)
 
 
