@@ -92,7 +92,9 @@ def test_alice_prepares_a_reply_that_is_played_when_bob_makes_that_move(
     add = a.get_by_role("link", name="Add this move to the line")
     expect(add).to_be_in_viewport()
     add.click()
-    expect(a.locator(".line-steps li.mine")).to_have_text("You reply by placing the Inn on H8\u2013I9")
+    expect(a.locator(".line-steps li.mine")).to_have_text(
+        "You reply by placing the Inn on H8\u2013I9"
+    )
     screenshot(a, screenshots, "prepared-replies", "02-phone-the-line")
     assert sideways(a, PHONE["width"]) == []
     a.set_viewport_size(DESKTOP)
