@@ -6,6 +6,7 @@ from games.web import (  # noqa: F401 - converters registers <game:> and <token:
     front,
     next_game,
     notes,
+    prepared,
     views,
 )
 
@@ -35,4 +36,8 @@ urlpatterns = [
     path("<game:pk>/record.json", record_views.record_json, name="record-json"),
     path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
     path("<game:pk>/notes/", notes.save, name="notes"),
+    path("<game:pk>/prepare/", prepared.board, name="prepare"),
+    path("<game:pk>/prepare/keep/", prepared.keep, name="prepare-keep"),
+    path("<game:pk>/prepare/delete/", prepared.delete_all, name="prepare-delete-all"),
+    path("<game:pk>/prepare/<game:line_id>/delete/", prepared.delete, name="prepare-delete"),
 ]

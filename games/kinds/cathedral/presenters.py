@@ -148,7 +148,8 @@ def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
     turns = [t for t in sorted(legal[building]) if cell in legal[building][t]]
     if cell is None or not turns:
         return picked
-    turn = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else turns[0]
+    named = parts[2] if len(parts) > 2 else ""
+    turn = int(named) if named.isdecimal() and len(named) < 3 else turns[0]
     if turn not in turns:
         turn = turns[0]
     picked.update(cell=cell, label=label(*cell), turn=turn, turns=turns)
@@ -157,7 +158,8 @@ def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
 
 
 def _cell_of(text: str) -> tuple[int, int] | None:
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+    # "A1" to "J10": a digit that int() does not read ("²"), or five thousand, is no cell.
+    if not 2 <= len(text) <= 3 or text[0] not in COLUMNS or not text[1:].isdecimal():
         return None
     col, row = COLUMNS.index(text[0]), int(text[1:]) - 1
     return (col, row) if 0 <= row < SIZE else None
@@ -301,8 +303,17 @@ def _edges(seen: dict, col: int, row: int, piece: int) -> list[str]:
 
 
 def hands(
-    seen: dict, names: list[str], legal: dict, picked: dict, seat: int | None, said: Words
+    seen: dict,
+    names: list[str],
+    legal: dict,
+    picked: dict,
+    seat: int | None,
+    said: Words,
+    chooser: int | None = None,
 ) -> list[dict]:
+    """Both hands, the viewer's first; ``chooser``'s buildings (the viewer's unless named: the
+    analysis board picks for either side) link to choosing them."""
+    chooser = seat if chooser is None else chooser
     out = []
     for player in _seat_order(seat):
         role = role_of(player, seen)
@@ -324,8 +335,8 @@ def hands(
                     "squares_at": squares,
                     "grid": _mini_grid(squares),
                     "drawn": outline(squares),
-                    "choosable": player == seat and key in legal,
-                    "picked": player == seat and picked.get("building") == key,
+                    "choosable": player == chooser and key in legal,
+                    "picked": player == chooser and picked.get("building") == key,
                 }
             )
         out.append(
@@ -338,8 +349,8 @@ def hands(
                 "unplaced": seen["hands"][player]["unplaced_squares"],
             }
         )
-    if seat is not None and "cathedral" in legal:
-        out[0]["cathedral"] = {
+    if chooser is not None and "cathedral" in legal:
+        out[_seat_order(seat).index(chooser)]["cathedral"] = {
             "name": said.name["cathedral"],
             "spoken": said.choose_it % {"piece": said.name["cathedral"]},
             "grid": _mini_grid(footprint("cathedral", "light", 0)),
