@@ -144,8 +144,7 @@ def _seat_preparing(game: Game, user, expected_seq: int) -> int:
 
 
 def _check_shape(steps: list[Step], seat: int) -> None:
-    if steps[0].seat == seat:
-        raise MoveRejected(_("a prepared line begins with your opponent's move"))
+    # The first move is the opponent's: the line is checked from a position they decide in.
     if not any(step.seat == seat for step in steps):
         raise MoveRejected(_("a prepared line needs at least one reply of yours"))
 
