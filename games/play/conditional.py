@@ -31,9 +31,13 @@ MAX_MOVES = 20
 
 def offered(game: Game) -> bool:
     """Whether ``game``'s players may prepare replies: a game of perfect information, in play,
-    between two accounts (not an imported record)."""
+    between two accounts (not an imported record), off a live clock (whose next move comes in
+    seconds, and whose clock would give a reply played for the player no thinking time)."""
     return (
-        game.engine.PERFECT_INFORMATION and game.status == Game.Status.ACTIVE and not game.imported
+        game.engine.PERFECT_INFORMATION
+        and game.status == Game.Status.ACTIVE
+        and not game.imported
+        and not game.clock_control.live
     )
 
 
@@ -136,6 +140,8 @@ def _seat_preparing(game: Game, user, expected_seq: int) -> int:
         )
     if game.status != Game.Status.ACTIVE:
         raise StaleMove(_("this game is not in play"))
+    if game.clock_control.live:
+        raise MoveRejected(_("replies are prepared in correspondence and untimed games, not live"))
     if expected_seq != game.seq:
         raise StaleMove(str(StaleMove.PAGE))
     if game.to_decide == seat:
@@ -207,6 +213,8 @@ def follow(game: Game, seq: int, data: dict) -> list[ConditionalLine]:
     """Action ``seq`` (``data``) was appended to the locked ``game``: advance the lines that
     foresaw it, drop the others (and every line once the game is no longer in play). Returns
     the lines still waiting, the oldest first."""
+    if not game.engine.PERFECT_INFORMATION:
+        return []  # no game of hidden information has lines: no query for it
     lines = list(ConditionalLine.objects.filter(game=game).select_related("user"))
     if not lines:
         return []

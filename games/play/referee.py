@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Ending, Game, RefereeDecision
-from games.play import services
+from games.play import conditional, services
 from games.ratings import service as ratings
 
 TERMINATION = Ending.REFEREE
@@ -139,6 +139,7 @@ def _close(game: Game) -> None:
     # A corrected result keeps the moment its game ended: lists are ordered by it.
     game.finished_at = game.finished_at or timezone.now()
     game.save()
+    conditional.drop_all(game)  # nothing more will be replied
 
 
 def _record(game: Game, referee, kind: str, reason: str, before: dict) -> RefereeDecision:

@@ -151,11 +151,15 @@ def cancel_game(game: Game, user) -> Game:
 
 
 def lock(game: Game) -> Game:
-    return (
+    """``game``'s row, locked until the transaction ends; ``seq_at_lock`` keeps the seq it had,
+    before this transaction appends anything (``timing.decisions`` caches no further)."""
+    locked = (
         Game.objects.select_for_update(of=("self",))
         .select_related("seat0", "seat1")
         .get(pk=game.pk)
     )
+    locked.seq_at_lock = locked.seq
+    return locked
 
 
 def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
@@ -199,43 +203,47 @@ def _apply(game: Game, seat: int, user, action: GameAction, expected_seq: int) -
         following = game.engine.apply_action(state, action)
     except game.engine.IllegalAction as error:
         raise MoveRejected(refusal_of(error)) from None
-    waiting = _append(game, seat, user, action, state, following, by=seat)
-    _play_prepared_replies(game, following, waiting)
+    waiting = _append(game, seat, user, action, state, following)
+    following = _play_prepared_replies(game, following, waiting)
+    # Told once, the move and any reply to it appended: the mover's own answer shows both.
+    changed_on_commit(game, by=seat, state=following)
 
 
-def _append(game: Game, seat: int, user, action: GameAction, state, following, by) -> list:
+def _append(
+    game: Game, seat: int, user, action: GameAction, state, following, prepared: bool = False
+) -> list:
     """Append a checked action of ``seat`` to the locked ``game``: the log, the game's row, the
-    clock, the prepared lines, and the news of it on commit. Returns the prepared lines still
-    waiting after it."""
+    clock and the prepared lines. Returns the prepared lines still waiting after it."""
     data = action.to_json()
     made = Action.objects.create(game=game, seq=game.seq + 1, player=seat, user=user, data=data)
     game.seq += 1
-    transaction.on_commit(lambda: timing.decided(game, seat, made.created_at))
-    if by is not None:
+    transaction.on_commit(lambda: timing.decided(game, made.seq, seat, made.created_at))
+    if not prepared:
         vacation.end(user)  # any move of theirs ends a vacation; a prepared reply is not one
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)
     waiting = conditional.follow(game, game.seq, data)
     transaction.on_commit(lambda: states.keep(game.pk, len(state.history), state))
-    changed_on_commit(game, by=by, state=following)
     return waiting
 
 
-def _play_prepared_replies(game: Game, state, waiting: list) -> None:
+def _play_prepared_replies(game: Game, state, waiting: list):
     """Play at once, in the same transaction, each reply a player prepared for the move just
-    made (``games.play.conditional``): checked by the engine like any move, its player told."""
+    made (``games.play.conditional``): checked by the engine like any move, its player told.
+    Returns the state after the last of them."""
     while (line := conditional.due(waiting, state)) is not None:
-        action = game.engine.Action.from_log(line.moves[0])
         try:
+            action = game.engine.Action.from_log(line.moves[0])
             following = game.engine.apply_action(state, action)
-        except game.engine.IllegalAction:
-            conditional.drop_all(game)  # checked when prepared: never, unless the rules changed
-            log.error("game %s: a prepared reply was illegal; the lines were dropped", game.pk)
-            return
-        waiting = _append(game, line.seat, line.user, action, state, following, by=None)
+        except ValueError:  # checked when kept: never, unless the rules changed since
+            conditional.drop_all(game)
+            log.error("game %s: a prepared reply was refused; the lines were dropped", game.pk)
+            return state
+        waiting = _append(game, line.seat, line.user, action, state, following, prepared=True)
         events.send_on_commit(events.prepared_reply_played, game=game, seat=line.seat, seq=game.seq)
         state = following
+    return state
 
 
 def _record_progress(game: Game, state: GameState) -> None:

@@ -41,9 +41,11 @@ def decisions(game: Game) -> list[clock.Decision]:
             clock.Decision(seat=player, at=at) for player, at in rows[: game.seq - len(known)]
         ]
     if len(known) == game.seq:
-        # Inside a transaction the newest decision may be this transaction's own move, which
-        # may yet roll back: it is kept only once read outside one.
-        keep = known[:-1] if transaction.get_connection().in_atomic_block else known
+        # Inside a transaction the newest decisions may be this transaction's own (a move, and
+        # a prepared reply to it), which may yet roll back: kept only once read outside one.
+        # ``seq_at_lock`` is the seq the game had when its row was locked (services.lock).
+        committed = getattr(game, "seq_at_lock", game.seq - 1)
+        keep = known[:committed] if transaction.get_connection().in_atomic_block else known
         with _decided_lock:
             _decided[key] = tuple(keep)
             _decided.move_to_end(key)
@@ -52,13 +54,13 @@ def decisions(game: Game) -> list[clock.Decision]:
     return known
 
 
-def decided(game: Game, seat: int, at: datetime) -> None:
-    """A move of ``game`` (now at ``game.seq``) by ``seat`` has committed: its clock's next
-    reads, by the answer and by every push, need not fetch it."""
+def decided(game: Game, seq: int, seat: int, at: datetime) -> None:
+    """Action ``seq`` of ``game``, by ``seat``, has committed: its clock's next reads, by the
+    answer and by every push, need not fetch it."""
     key = (game.pk, game.seed)
     with _decided_lock:
         known = _decided.get(key)
-        if known is not None and len(known) == game.seq - 1:
+        if known is not None and len(known) == seq - 1:
             _decided[key] = (*known, clock.Decision(seat=seat, at=at))
             _decided.move_to_end(key)
 

@@ -67,7 +67,7 @@ def go_on(request: HttpRequest, game: Game) -> HttpResponse | None:
     user = request.user
     if game.status == Game.Status.ACTIVE and game.to_decide == game.seat_of(user):
         return None  # still theirs: a turn of several actions, or the opponent's answer was quick
-    if not PlayerSettings.of(user).next_game_after_move or game.clock_control.live:
+    if game.clock_control.live or not PlayerSettings.of(user).next_game_after_move:
         return None
     if Computer.objects.filter(user_id__in=[game.seat0_id, game.seat1_id]).exists():
         return None

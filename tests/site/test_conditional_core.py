@@ -215,3 +215,54 @@ def test_the_reply_is_an_ordinary_action_of_the_log(game, alice, bob):
     game = bob_plays(game, bob, BOB_TAVERN)
     reply = Action.objects.get(game=game, seq=game.seq)
     assert (reply.player, reply.user, reply.data) == (0, alice, ALICE_TAVERN)
+
+
+def test_a_move_and_the_reply_to_it_are_told_to_the_site_once_at_the_reply(
+    game, alice, bob, django_capture_on_commit_callbacks
+):
+    from games import events
+
+    heard = []
+
+    def listener(game, by, **_facts):
+        heard.append((game.seq, by))
+
+    events.game_changed.connect(listener)
+    try:
+        conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
+        with django_capture_on_commit_callbacks(execute=True):
+            game = bob_plays(game, bob, BOB_TAVERN)
+    finally:
+        events.game_changed.disconnect(listener)
+    assert heard == [(3, 1)]  # once, at the reply's seq, by bob whose own answer shows it
+
+
+def test_the_clock_reads_each_decision_by_its_own_player_after_a_reply(
+    game, alice, bob, django_capture_on_commit_callbacks
+):
+    from games.play import timing
+
+    timing.decisions(Game.objects.get(pk=game.pk))  # the clock's cache is warm, as on a site
+    conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = bob_plays(game, bob, BOB_TAVERN)
+    fresh = Game.objects.get(pk=game.pk)
+    assert [d.seat for d in timing.decisions(fresh)] == [0, 1, 0]
+    timing.forget_decisions()
+    assert [d.seat for d in timing.decisions(fresh)] == [0, 1, 0]
+
+
+def test_no_reply_is_prepared_in_a_live_game(alice, bob):
+    game = play(started_game(alice, bob, kind="cathedral", time_control="10+5"), [CATHEDRAL])
+    assert not conditional.offered(game)
+    with pytest.raises(MoveRejected, match="not live"):
+        conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
+    assert not ConditionalLine.objects.exists()
+
+
+def test_a_referee_ending_the_game_drops_the_lines(game, alice):
+    from games.play import referee
+
+    conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
+    referee.abort_game(game, make_user("judge", is_staff=True), "a test of the referee")
+    assert not ConditionalLine.objects.exists()

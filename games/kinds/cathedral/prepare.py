@@ -157,7 +157,9 @@ def line_sentence(rules, state, seat: int, names: list[str], moves: list) -> str
         if not index:
             sentence = text
         elif step.seat == seat and line.steps[index - 1].seat != seat:
-            sentence += ", " + text
+            # Translators: a prepared line's sentence: the opponent's move, then the player's
+            # reply ("if ann places …, you reply by placing …").
+            sentence = _("%(line)s, %(reply)s") % {"line": sentence, "reply": text}
         else:
             sentence = _("%(line)s; then %(step)s") % {"line": sentence, "step": text}
     return capfirst(sentence)
