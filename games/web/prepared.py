@@ -52,6 +52,8 @@ def _closed(game: Game, seat: int) -> str:
         return _("%(game)s has hidden information: replies cannot be prepared in it") % {
             "game": game.kind_title
         }
+    if game.clock_control.live and game.status == Game.Status.ACTIVE:
+        return _("replies are prepared in correspondence and untimed games, not live")
     if not conditional.offered(game) or game.kind not in BOARDS:
         return _("this game is not in play")
     if game.to_decide == seat:

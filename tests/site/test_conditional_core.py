@@ -266,3 +266,13 @@ def test_a_referee_ending_the_game_drops_the_lines(game, alice):
     conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
     referee.abort_game(game, make_user("judge", is_staff=True), "a test of the referee")
     assert not ConditionalLine.objects.exists()
+
+
+def test_the_analysis_board_of_a_live_game_says_replies_are_for_slower_games(alice, bob):
+    from django.urls import reverse
+    from factories import client_for
+
+    game = play(started_game(alice, bob, kind="cathedral", time_control="10+5"), [CATHEDRAL])
+    page = client_for(alice).get(reverse("games:prepare", args=[game.pk])).text
+    assert "Replies are prepared in correspondence and untimed games, not live." in page
+    assert "Prepare a reply" not in client_for(alice).get(game.get_absolute_url()).text
