@@ -110,6 +110,7 @@ bench: install
 	$(PY) manage.py bench_bytes
 	$(PY) manage.py bench_clocks
 	$(PY) manage.py bench_ratings
+	$(PY) manage.py bench_comfort
 
 # Every stored game replays on its own rules version: check_games on a throwaway database seeded
 # with games of every kind, option set and version (LOAD_DIR and LOAD_ENV are below).
