@@ -38,6 +38,7 @@ urlpatterns = [
     path("<game:pk>/notes/", notes.save, name="notes"),
     path("<game:pk>/prepare/", prepared.board, name="prepare"),
     path("<game:pk>/prepare/keep/", prepared.keep, name="prepare-keep"),
+    path("<game:pk>/prepare/lines/", prepared.lines, name="prepare-lines"),
     path("<game:pk>/prepare/delete/", prepared.delete_all, name="prepare-delete-all"),
     path("<game:pk>/prepare/<game:line_id>/delete/", prepared.delete, name="prepare-delete"),
 ]

@@ -150,6 +150,15 @@ def delete_all(request: HttpRequest, pk: int) -> HttpResponse:
     return _told(request, game, seat, told, ok=True)
 
 
+@require_GET
+@login_required
+def lines(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page's list of the player's lines, as it is now: asked for by the page when a
+    push brings a move, which may have played a line or dropped them all."""
+    game, seat = _player_game(request, pk)
+    return render(request, "games/_conditional.html", {"game": game, "seat": seat})
+
+
 def _told(request: HttpRequest, game: Game, seat: int, text: str, ok: bool) -> HttpResponse:
     """Back to the game page's list of lines with ``text``: the list alone for HTMX."""
     text = capfirst(text)

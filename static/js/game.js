@@ -105,13 +105,21 @@ const pageWords = (function () {
       catchUp();
     }
   });
+  // The player's own boxes outside the pushed region (their prepared replies) ask for
+  // themselves again when the game has moved on: "game:moved".
+  function movedOn(seq) {
+    if (lastSeq >= 0 && seq > lastSeq) htmx.trigger(document.body, "game:moved");
+  }
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     const seq = currentSeq();
     if (lastSeq >= 0 && seq > lastSeq + 1) catchUp();
+    movedOn(seq);
     lastSeq = seq;
   });
   document.body.addEventListener("htmx:afterSwap", function () {
-    lastSeq = currentSeq();
+    const seq = currentSeq();
+    movedOn(seq);
+    lastSeq = seq;
   });
 
   // Clocks: the server sends each clock's seconds with every update; in between, the running

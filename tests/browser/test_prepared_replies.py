@@ -126,6 +126,9 @@ def test_alice_prepares_a_reply_that_is_played_when_bob_makes_that_move(
         )
         expect(page.locator("#log")).to_contain_text(f"{bob.name} (Dark) placed the Tower")
     expect(b.locator(".prompt")).to_contain_text("Your turn")
+    # Alice's list, outside the pushed region, asks for itself again: the line was played.
+    expect(a.locator("#prepared h2")).to_have_text("Prepared replies (0 of 30)")
+    expect(a.locator("#prepared .line-words")).to_have_count(0)
     screenshot(b, screenshots, "prepared-replies", "05-bob-sees-the-reply")
     for page in (a, b):
         assert page.evaluate("window.__sameDocument") == 1, "the page was reloaded"

@@ -622,3 +622,19 @@ def test_a_pick_naming_no_cell_is_no_server_error_on_the_game_page_or_the_board(
         line = pick.replace("tower.B2", "tower.B2.0~inn")
         response = alice.get(reverse("games:prepare", args=[game.pk]), {"line": line})
         assert response.status_code == 200, line
+
+
+def test_the_list_a_page_asks_for_after_a_push_shows_the_lines_as_they_are_now(game):
+    alice, bob = game.seat0, game.seat1
+    x, y = line_of(game, 5, 7)
+    keep(client_for(alice), game, [x, y])
+    url = reverse("games:prepare-lines", args=[game.pk])
+    assert "Prepared replies (1 of 30)" in client_for(alice).get(url).text
+
+    plays(client_for(bob), game, x)  # the line is played to its end
+
+    after = client_for(alice).get(url, HTTP_HX_REQUEST="true").text
+    assert "Prepared replies (0 of 30)" in after
+    assert "you reply by placing" not in after
+    assert client_for(make_user("carol")).get(url).status_code == 403
+    assert client_for(bob).get(url).text.count("you reply by placing") == 0
