@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench arena load load-scaling chaos clean
+.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench profile arena load load-scaling chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -65,6 +65,7 @@ test: install lint
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory check-games
+	$(MAKE) --no-print-directory profile PROFILE_ARGS="--moves 2 --top 3"
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory chaos
 	$(MAKE) --no-print-directory test-browser
@@ -111,6 +112,17 @@ bench: install
 	$(PY) manage.py bench_clocks
 	$(PY) manage.py bench_ratings
 	$(PY) manage.py bench_comfort
+
+# Where a move's time goes: each stage's CPU and queries (the mover's request, its transaction,
+# the pushes, the header's count) and the costliest functions, for a game of each kind.
+# `make test` runs it on two moves, to keep it working; PROFILE_ARGS adds options. Its database is
+# a throwaway one, and the tasks a move queues go to a throwaway queue (no worker ever runs them).
+PROFILE_HUEY = $(LOAD_DIR)/basilica-profile-$(shell id -u).huey
+profile: export DJANGO_DEBUG ?= 1
+profile: install
+	rm -f $(PROFILE_HUEY)*
+	env -u REDIS_URL HUEY_SQLITE=$(PROFILE_HUEY) $(PY) manage.py profile_move $(PROFILE_ARGS)
+	rm -f $(PROFILE_HUEY)*
 
 # Every stored game replays on its own rules version: check_games on a throwaway database seeded
 # with games of every kind, option set and version (LOAD_DIR and LOAD_ENV are below).
