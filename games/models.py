@@ -293,6 +293,9 @@ class Game(models.Model):
         if self.hints:
             return True
         seats = [pk for pk in (self.seat0_id, self.seat1_id) if pk is not None]
+        loaded = [Game.seat0.is_cached(self), Game.seat1.is_cached(self)]
+        if all(loaded) and not any(u and Computer.may_be(u) for u in (self.seat0, self.seat1)):
+            return False  # two people: no query
         return Computer.objects.filter(user_id__in=seats).exists()
 
     def seat_of(self, user) -> int | None:
@@ -626,8 +629,17 @@ class Computer(models.Model):
     )
     level = models.CharField(max_length=20, choices=Level.choices, unique=True)
 
+    # The bots' user names begin so, and nobody may sign up with it (games.web.accounts): a
+    # person's name says they are no bot without a query.
+    USERNAME_PREFIX = "computer-"
+
     class Meta:
         ordering = ["level"]
+
+    @classmethod
+    def may_be(cls, user) -> bool:
+        """False when ``user`` is surely a person: their name lacks the bots' prefix."""
+        return user.username.lower().startswith(cls.USERNAME_PREFIX)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_level_display()})"

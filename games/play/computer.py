@@ -32,7 +32,7 @@ from games.words import say
 
 log = logging.getLogger(__name__)
 
-RESERVED_PREFIX = "computer-"  # the bots' user names; nobody may sign up with one
+RESERVED_PREFIX = Computer.USERNAME_PREFIX  # the bots' user names; nobody may sign up with one
 
 # Inside the bot's own move (in the worker): the change it makes must not start a watcher there.
 _moving = threading.local()
@@ -44,7 +44,7 @@ def accounts() -> list[Computer]:
 
 def level_of(user) -> str | None:
     """The bot level playing as ``user``; None for a person."""
-    if user is None or not getattr(user, "pk", None):
+    if user is None or not getattr(user, "pk", None) or not Computer.may_be(user):
         return None
     computer = getattr(user, "computer", None)  # the reverse one-to-one, if there is one
     return computer.level if computer else None

@@ -92,6 +92,8 @@ def state_at(game: Game, step: int) -> GameState:
                 break
         else:
             below, hit = 0, None
+    if hit is not None and below == step:
+        return hit
     datas = list(
         game.actions.filter(seq__gt=below, seq__lte=step)
         .order_by("seq")
