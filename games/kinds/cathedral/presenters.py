@@ -10,6 +10,7 @@ pointer, rotation by R, the wheel or a button, and placement by a click.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -102,6 +103,8 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     return {
         "view": seen,
         "rows": city_rows(seen, legal, picked, changed, said),
+        # Cells are targets (links that carry the seq) only once a building is picked.
+        "targeting": bool(picked) and "cell" not in picked,
         "hands": hands(seen, names, legal, picked, seat, said),
         "players": player_panels(seen, names, seat, base["clocks"], before, said),
         "picked": picked,
@@ -320,7 +323,7 @@ def hands(
         buildings = []
         for entry in seen["hands"][player]["buildings"]:
             key = entry["building"]
-            squares = footprint(key, role, 0, seen["rules_version"])
+            squares, grid, drawn = _drawing(key, role, seen["rules_version"])
             name = said.name[key]
             count = entry["count"]
             buildings.append(
@@ -333,8 +336,8 @@ def hands(
                         else said.choose_copies % {"piece": name, "count": count}
                     ),
                     "squares_at": squares,
-                    "grid": _mini_grid(squares),
-                    "drawn": outline(squares),
+                    "grid": grid,
+                    "drawn": drawn,
                     "choosable": player == chooser and key in legal,
                     "picked": player == chooser and picked.get("building") == key,
                 }
@@ -347,6 +350,8 @@ def hands(
                 "side": said.side[role],
                 "buildings": buildings,
                 "unplaced": seen["hands"][player]["unplaced_squares"],
+                # Links to choose (which carry the seq) drawn each time; a hand without, once.
+                "choosing": any(b["choosable"] for b in buildings),
             }
         )
     if chooser is not None and "cathedral" in legal:
@@ -357,11 +362,19 @@ def hands(
             "drawn": outline(footprint("cathedral", "light", 0, seen["rules_version"])),
             "picked": picked.get("building") == "cathedral",
         }
+        out[_seat_order(seat).index(chooser)]["choosing"] = True
     return out
 
 
 def _seat_order(seat: int | None) -> list[int]:
     return [seat, 1 - seat] if seat is not None else [0, 1]
+
+
+@lru_cache(maxsize=256)
+def _drawing(building: str, role: str, rules_version: int) -> tuple[list, list, dict]:
+    """A building's squares, small grid and outline, once per shape: shared, never changed."""
+    squares = footprint(building, role, 0, rules_version)
+    return squares, _mini_grid(squares), outline(squares)
 
 
 def _mini_grid(squares: list) -> list[list[bool]]:
