@@ -636,13 +636,13 @@ class Computer(models.Model):
     class Meta:
         ordering = ["level"]
 
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_level_display()})"
+
     @classmethod
     def may_be(cls, user) -> bool:
         """False when ``user`` is surely a person: their name lacks the bots' prefix."""
         return user.username.lower().startswith(cls.USERNAME_PREFIX)
-
-    def __str__(self) -> str:
-        return f"{self.user} ({self.get_level_display()})"
 
 
 class Speed(models.TextChoices):
