@@ -192,7 +192,9 @@ class Command(BaseCommand):
         figures = [
             f"{name} "
             + " · ".join(
-                f"{sizes[coding]:,}" for coding in ("raw", "gzip", "br", "deflate") if coding in sizes
+                f"{sizes[coding]:,}"
+                for coding in ("raw", "gzip", "br", "deflate")
+                if coding in sizes
             )
             for name, sizes in sent.items()
         ]
