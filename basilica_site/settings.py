@@ -60,6 +60,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside every middleware that writes a body (compact_html), so that it compresses what they
+    # made; outside whitenoise too, so that development's static files, read from the sources,
+    # go out compressed (production's were compressed by collectstatic and are left as they are).
+    "basilica_site.compression.CompressedResponses",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -171,6 +175,21 @@ STORAGES = {
         )
     },
 }
+
+# Development serves the sources as they are on disk, found at each request (an edit shows at
+# the next reload), compressed on the fly (basilica_site.compression) and asked for again at
+# every load (max-age 0, answered 304 while unchanged). Names hashed and cached forever need
+# `collectstatic` after every edit: production only, where collectstatic also writes each
+# file's .gz and .br (whitenoise, with the brotli package). Said here rather than left to
+# whitenoise's reading of DEBUG, which the tests turn off.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+if DEBUG:
+    WHITENOISE_MAX_AGE = 0
+
+# Addresses whose answers are never compressed (basilica_site.compression, BREACH): the admin's
+# pages put a search typed in the address beside every player's data and secrets.
+UNCOMPRESSED_PATHS = ("/admin/",)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zoneinfo
 from functools import lru_cache
 from types import SimpleNamespace
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -102,11 +103,7 @@ def choose_language(request: HttpRequest) -> HttpResponse:
     """The footer's switcher: the visitor's choice kept in the language cookie, and a signed-in
     player's on their account too, so that it follows them to every device and every email."""
     language = request.POST.get("language", "")
-    going = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        going, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        going = "/"
+    going = _back_to(request, request.POST.get("next", ""))
     if language not in LANGUAGE_NAMES:
         return HttpResponseBadRequest(gettext("No such language on this site."))
     if request.user.is_authenticated:
@@ -121,3 +118,16 @@ def choose_language(request: HttpRequest) -> HttpResponse:
         secure=request.is_secure(),
     )
     return response
+
+
+def _back_to(request: HttpRequest, path: str) -> str:
+    """The page the switcher was on: ``path`` (the form carries no query string, see base.html)
+    with the query the browser's Referer gives when it names the same page of this site."""
+    safe = {"allowed_hosts": {request.get_host()}, "require_https": request.is_secure()}
+    if not url_has_allowed_host_and_scheme(path, **safe):
+        return "/"
+    came_from = request.headers.get("Referer", "")
+    parts = urlsplit(came_from)
+    if parts.query and parts.path == path and url_has_allowed_host_and_scheme(came_from, **safe):
+        return f"{path}?{parts.query}"
+    return path

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
+from basilica_site.compression import never_compressed
 from games.models import ConditionalLine, Game, GameNote, PlayerSettings
 
 # Settings that are keys rather than choices, and the row's own bookkeeping.
@@ -21,6 +22,7 @@ NOT_EXPORTED = {"id", "user", "calendar_token"}
 
 @require_GET
 @login_required
+@never_compressed  # the player's email, notes and prepared lines
 def download(request: HttpRequest) -> HttpResponse:
     user = request.user
     data = {

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from basilica_site.compression import never_compressed
 from games.kinds.cathedral import prepare as cathedral_board
 from games.models import Game
 from games.play import conditional, states
@@ -70,6 +71,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
     return _board_page(request, game, seat, asked, request.GET.get("seq"))
 
 
+@never_compressed  # the lines kept, beside a line read from the address (or a form)
 def _board_page(request, game: Game, seat: int, asked: dict, seq, status=200, error=""):
     """The analysis board, or the page saying why there is none now. A line begun at another
     ``seq`` than the game's is from a position the game has left: the board starts afresh."""

@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from basilica_site.compression import never_compressed
 from games import kinds
 from games.correspondence import notify
 from games.kinds.basilica import help as help_words
@@ -201,9 +202,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             return HttpResponse(status=204)
         return HttpResponseClientRedirect(game.get_absolute_url())
     if game.status == Game.Status.OPEN:
-        return render(
-            request, "games/waiting.html", {"game": game, "seat": game.seat_of(request.user)}
-        )
+        return _waiting_page(request, game)
     if not game.can_watch(request.user):
         raise PermissionDenied("this private game is only open to its two players")
     if game.deadline and game.deadline <= timezone.now():
@@ -218,6 +217,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return retarget(reswap(response, "outerHTML"), "#live")
     return _render_game(request, game, pick=pick)
+
+
+@never_compressed  # a private game's holds its invitation link
+def _waiting_page(request, game: Game) -> HttpResponse:
+    context = {"game": game, "seat": game.seat_of(request.user)}
+    return render(request, "games/waiting.html", context)
 
 
 def _render_game(request, game, status=200, error="", pick=None, partial=None):
@@ -522,6 +527,7 @@ def player_settings(request: HttpRequest) -> HttpResponse:
     return _settings_page(request)
 
 
+@never_compressed  # the calendar feed's address, the browsers' push endpoints, what was typed
 def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
     """The settings page, with ``bound`` (a form sent back with its errors) in its place."""
     row = vacation.settings_for(request.user)
