@@ -264,9 +264,12 @@ class ListConsumer(CountedConsumer):
     only that the list changed, and the page asks the view for it. ``which`` names the list;
     ``members_only`` mirrors a page that needs its visitor signed in (the lobby's)."""
 
-    which = ""
-    members_only = False
     group = ""
+
+    def __init__(self, *args, which: str, members_only: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.which = which
+        self.members_only = members_only
 
     async def connect(self) -> None:
         user = self.scope["user"]
