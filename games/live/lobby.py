@@ -92,20 +92,32 @@ def changed(which: str) -> None:
         _send_later(which, wait)
 
 
+_pending: dict[str, asyncio.TimerHandle | threading.Timer] = {}  # list -> its notice due
+
+
 def _send_later(which: str, wait: float) -> None:
     loop = server_loop()
     if loop is not None:
         # On the server's loop, where the in-memory layer's sockets listen.
-        loop.call_soon_threadsafe(loop.call_later, wait, _send_due_on_loop, which)
+        loop.call_soon_threadsafe(_arm, loop, wait, which)
     else:  # the task runner's process, a command: only a shared layer carries it anywhere
         timer = threading.Timer(wait, _send_due, (which,))
         timer.daemon = True
+        with _lock:
+            _pending[which] = timer
         timer.start()
+
+
+def _arm(loop: asyncio.AbstractEventLoop, wait: float, which: str) -> None:
+    handle = loop.call_later(wait, _send_due_on_loop, which)
+    with _lock:
+        _pending[which] = handle
 
 
 def _leaving(which: str) -> None:
     with _lock:
         _due_at.pop(which, None)
+        _pending.pop(which, None)
         _sent_at[which] = time.monotonic()
 
 
@@ -148,7 +160,10 @@ def changed_since(which: str, since: float) -> bool:
 
 
 def forget() -> None:
-    """Forget the notices sent and due (tests: none may outlive its test)."""
+    """Forget the notices sent, and drop the ones due (tests: none may outlive its test)."""
     with _lock:
+        for due in _pending.values():
+            due.cancel()
+        _pending.clear()
         _sent_at.clear()
         _due_at.clear()
