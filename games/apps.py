@@ -11,16 +11,19 @@ class GamesConfig(AppConfig):
 
 def connect_listeners() -> None:
     """Who hears of a committed change (``games.events``), in the order they run: the push comes
-    first, so that the opponent's page shows a move before the computer's reply to it is even
-    asked for; the watcher last, once the bot's move is queued."""
+    first (then the lists that show the game), so that the opponent's page shows a move before the
+    computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from games import events, tasks
-    from games.live import announce, watch
+    from games.live import announce, lobby, watch
 
     listeners = [
         (events.game_changed, announce.on_game_changed),
+        (events.game_changed, lobby.on_game_changed),
         (events.game_changed, tasks.schedule_checks),
         (events.game_changed, tasks.schedule_computer_move),
         (events.game_changed, watch.on_game_changed),
+        (events.seek_changed, announce.on_seek_changed),
+        (events.seek_changed, lobby.on_seek_changed),
         (events.rematch_offered, announce.on_rematch_offered),
         (events.rematch_offered, tasks.schedule_rematch_offer),
         (events.prepared_reply_played, tasks.schedule_reply_news),

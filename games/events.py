@@ -6,7 +6,8 @@ these signals; it knows nothing of who listens. The listeners are connected in
 
 ``game_changed(game, by)``: a game was created, joined, moved, ended or decided. ``by`` is the
 seat whose own request made the change, or None (a clock, the computer's worker, the referee).
-    1. the live push to the game's sockets (``games.live.announce``);
+    1. the live push to the game's sockets (``games.live.announce``), and the notice to the
+       pages listing the games being played now, for a public game (``games.live.lobby``);
     2. the live clock's check at the moment it runs out, and the notifications the change may
        call for (``games.tasks``);
     3. the computer's move when a bot must decide (``games.tasks``), after the push, so that
@@ -14,6 +15,9 @@ seat whose own request made the change, or None (a clock, the computer's worker,
     4. the watcher that pushes the worker's bot moves from this process
        (``games.live.watch``).
 ``rematch_offered(game)``: a player offered a rematch: the push, and the other's email.
+``seek_changed(game)``: a game waiting for an opponent was opened, accepted or cancelled: the
+lobby's list of open seeks is told (``games.live.lobby``), and so is a waiting page of a game
+cancelled (``games.live.announce``; an accepted game is told by ``game_changed``).
 ``prepared_reply_played(game, seat, seq)``: the server played, as action ``seq``, a reply the
 player in ``seat`` had prepared (``games.play.conditional``): their email and browser push.
 ``notification_queued(notification)``: a notification was recorded: its delivery.
@@ -33,6 +37,7 @@ log = logging.getLogger(__name__)
 
 game_changed = Signal()
 rematch_offered = Signal()
+seek_changed = Signal()
 prepared_reply_played = Signal()
 notification_queued = Signal()
 

@@ -68,3 +68,10 @@ def on_game_changed(game, by: int | None = None, **_facts) -> None:
 
 def on_rematch_offered(game, **_facts) -> None:
     announce(game)
+
+
+def on_seek_changed(game, **_facts) -> None:
+    """A game waiting for an opponent was cancelled: its waiting pages hear of it (an accepted
+    one is told by ``game_changed``; a new one has no page open yet)."""
+    if game.status == game.Status.CANCELLED:
+        announce(game)

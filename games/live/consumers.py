@@ -1,5 +1,9 @@
 """The game's websocket: after every committed move, each viewer gets the page's partials
-rendered for them (a player sees their choices, a spectator none), swapped in by htmx.
+rendered for them (a player sees their choices, a spectator none), swapped in by htmx. Opened on
+a game still waiting for its opponent, it tells the waiting page only the game's status.
+
+The lists' websocket (the lobby's open seeks, the games being played now) tells its page only
+that the list changed.
 
 Every push carries the seq; the page fetches the partials over HTTP when it sees a gap or
 reconnects. Moves themselves stay plain HTTP POSTs.
@@ -12,7 +16,9 @@ write goes to a thread.
 from __future__ import annotations
 
 import json
+import math
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -21,7 +27,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.correspondence import notify
-from games.live import pushes, watch
+from games.live import lobby, pushes, watch
 from games.live.announce import group_name
 from games.models import Computer, Game
 from games.web.locale import locale_of_socket
@@ -34,15 +40,22 @@ SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WA
 
 
 def _watchable(game_id: int, user) -> Game | None:
+    """The game, if ``user`` may watch it, or may wait on its page for its opponent: its players,
+    and anyone while a public game waits (its page offers them to accept it)."""
     game = Game.objects.select_related("seat0", "seat1").filter(pk=game_id).first()
-    return game if game is not None and game.can_watch(user) else None
+    if game is None:
+        return None
+    seeking = game.status == Game.Status.OPEN and not game.private
+    return game if game.can_watch(user) or seeking else None
 
 
 def _opening(scope: dict, game_id: int, user) -> tuple[Game | None, pushes.Locale]:
     return _watchable(game_id, user), locale_of_socket(scope, user)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class CountedConsumer(AsyncWebsocketConsumer):
+    """A socket that counts against its owner's cap (``pushes.open_socket``) while it is open."""
+
     owner: tuple | None = None  # whom this socket counts against, while it counts
 
     async def __call__(self, scope, receive, send) -> None:
@@ -52,6 +65,36 @@ class GameConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             self.release()
+
+    async def counted(self, user) -> bool:
+        """Count this socket against its owner (a visitor who is not signed in, by address);
+        past the cap, accept it only to close it saying why: the page then stops instead of
+        retrying in a loop."""
+        owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
+        if not pushes.open_socket(owner):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return False
+        self.owner = owner
+        return True
+
+    def release(self) -> None:
+        """Give the owner's place back, once."""
+        owner, self.owner = self.owner, None
+        if owner is not None:
+            pushes.close_socket(owner)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
+        client that does (a script, a flood) is closed at its first message."""
+        await self.close(code=CLOSE_TALKED)
+
+    async def send_notice(self, notice: dict) -> None:
+        await self.send(text_data=json.dumps(notice))
+
+
+class GameConsumer(CountedConsumer):
+    waiting = False  # opened on a game still waiting for an opponent: its page is no board
 
     async def connect(self) -> None:
         user = self.scope["user"]
@@ -67,16 +110,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close()  # refused before accept: the handshake fails, as for no game
             return
         # Anyone may watch a public game: a visitor who is not signed in is counted by address.
-        owner = pushes.socket_owner(user, (self.scope.get("client") or [None])[0])
-        if not pushes.open_socket(owner):
-            # Accepted only to say why: the page then stops instead of retrying in a loop.
-            await self.accept()
-            await self.close(code=CLOSE_TOO_MANY)
+        if not await self.counted(user):
             return
-        self.owner = owner
         self.game_id = game.pk
         self.seat = game.seat_of(user)
         self.group = group_name(game.pk)
+        if game.status == Game.Status.OPEN:
+            await self.wait_for_opponent(game)
+            return
         self.present: dict[str, int] = {}  # other players' channels on this page -> their seat
         self.seen_at: float | None = None
         self.against_computer = False  # the opponent plays from the server, never on a page
@@ -88,29 +129,29 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.group_event("presence.ping", reply_to=self.channel_name)
         await self.send_presence()
 
-    def release(self) -> None:
-        """Give the owner's place back, once."""
-        owner, self.owner = self.owner, None
-        if owner is not None:
-            pushes.close_socket(owner)
+    async def wait_for_opponent(self, game: Game) -> None:
+        """A waiting page's socket: told only the game's status, now and at each change (its
+        acceptance or its cancellation), never a board; it takes no part in presence."""
+        self.waiting = True
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
 
     async def disconnect(self, code: int) -> None:
         self.release()
         if not hasattr(self, "group"):
             return
-        if self.seat is not None:
+        if self.seat is not None and not self.waiting:
             await database_sync_to_async(notify.seen)(self.scope["user"], self.game_id)
             await self.group_event("presence.left")
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
-        client that does (a script, a flood) is closed at its first message."""
-        await self.close(code=CLOSE_TALKED)
-
     # -- events from the group ---------------------------------------------------------------
 
     async def game_moved(self, event: dict) -> None:
+        if self.waiting:
+            await self.send_notice({"type": "seq", "seq": event["seq"], "status": event["status"]})
+            return
         if self.seat is not None and event.get("by") == self.seat:
             # This player's own request answered with the new page: no rendering for them here,
             # only the seq (another tab of theirs catches up) and the header's count.
@@ -145,7 +186,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         )
 
     async def presence_ping(self, event: dict) -> None:
-        if event["sender"] == self.channel_name:
+        if event["sender"] == self.channel_name or self.waiting:
             return
         if self.seat is not None:
             await self.channel_layer.send(
@@ -157,10 +198,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_presence()
 
     async def presence_here(self, event: dict) -> None:
+        if self.waiting:
+            return
         self.present[event["sender"]] = event["seat"]
         await self.send_presence()
 
     async def presence_left(self, event: dict) -> None:
+        if self.waiting:
+            return
         if self.present.pop(event["sender"], None) is not None:
             await self.send_presence()
 
@@ -202,5 +247,49 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.seen_at = now
             notify.seen(self.scope["user"], self.game_id)
 
-    async def send_notice(self, notice: dict) -> None:
-        await self.send(text_data=json.dumps(notice))
+
+def _since(scope: dict) -> float:
+    """When the socket's page was drawn (its ``since``, a time.time()); 0 if it says nothing
+    sensible, so that the page asks once rather than miss a change."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        since = float(query.get("since", [""])[0])
+    except ValueError:
+        return 0.0
+    return since if math.isfinite(since) else 0.0
+
+
+class ListConsumer(CountedConsumer):
+    """The socket of a list that follows the site (``games.live.lobby``): it tells its page
+    only that the list changed, and the page asks the view for it. ``which`` names the list;
+    ``members_only`` mirrors a page that needs its visitor signed in (the lobby's)."""
+
+    group = ""
+
+    def __init__(self, *args, which: str, members_only: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.which = which
+        self.members_only = members_only
+
+    async def connect(self) -> None:
+        user = self.scope["user"]
+        if self.members_only and not user.is_authenticated:
+            await self.close()  # refused before accept, as the page sends a stranger to log in
+            return
+        if not await self.counted(user):
+            return
+        self.group = lobby.group_name(self.which)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A change between the page's drawing and now (its first moments, or a connection lost
+        # and found again) reached no socket of this page: the page asks once.
+        if await database_sync_to_async(lobby.changed_since)(self.which, _since(self.scope)):
+            await self.send_notice({"type": "changed", "list": self.which})
+
+    async def disconnect(self, code: int) -> None:
+        self.release()
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def list_changed(self, event: dict) -> None:
+        await self.send_notice({"type": "changed", "list": self.which})

@@ -40,7 +40,7 @@ def create_game(user, settings: GameSettings) -> Game:
     series = None
     if settings.series:
         series = Series.objects.create(kind=kind.key, length=settings.series)
-    return Game.objects.create(
+    game = Game.objects.create(
         created_by=user,
         seat0=user,
         kind=kind.key,
@@ -61,6 +61,8 @@ def create_game(user, settings: GameSettings) -> Game:
             settings.rating_range,
         ),
     )
+    events.send_on_commit(events.seek_changed, game=game)
+    return game
 
 
 def _checked(settings: GameSettings) -> tuple[kinds.GameKind, int]:
@@ -132,6 +134,7 @@ def accept_game(game: Game, user) -> Game:
         game.save()
         timing.refresh_deadline(game)
         changed_on_commit(game)
+        events.send_on_commit(events.seek_changed, game=game)
     return game
 
 
@@ -144,6 +147,7 @@ def cancel_game(game: Game, user) -> Game:
             raise StaleMove(_("only a game still waiting for an opponent can be cancelled"))
         game.status = Game.Status.CANCELLED
         game.save()
+        events.send_on_commit(events.seek_changed, game=game)
     return game
 
 

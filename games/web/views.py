@@ -81,10 +81,18 @@ def _lobby_context(user, posted=None) -> dict:
 @require_GET
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = _lobby_context(request.user)
+    """The lobby; its list of open seeks asks for itself again when its socket says it changed
+    (``games.live.lobby``), which a change after ``drawn_at`` did."""
+    context = {"drawn_at": _drawn_at(), **_lobby_context(request.user)}
     if request.htmx:
         return render(request, "games/lobby.html#seeks", context)
     return render(request, "games/lobby.html", context)
+
+
+def _drawn_at() -> str:
+    """When a page that follows a list was drawn (taken before its queries): its socket tells it
+    at once of a change it missed since."""
+    return f"{time.time():.3f}"
 
 
 def _is_form_of(form, prefix: str) -> bool:
@@ -192,15 +200,16 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page: its players, and anyone, signed in or not, watching a public game."""
     game = errors.game_or_404(request, pk)
-    if game.status == Game.Status.CANCELLED:
-        raise Http404("this game was cancelled")
     if game.private and game.seat_of(request.user) is None:
         raise Http404("no such game")  # the staff read a private game in the admin, not here
     if request.htmx and request.GET.get("waiting"):
-        # The waiting page polls: open the board as soon as someone has accepted.
+        # The waiting page asks when its socket says the game is no longer waiting: it opens
+        # the board once someone has accepted, or the page a reload shows once it was cancelled.
         if game.status == Game.Status.OPEN:
             return HttpResponse(status=204)
         return HttpResponseClientRedirect(game.get_absolute_url())
+    if game.status == Game.Status.CANCELLED:
+        raise Http404("this game was cancelled")
     if game.status == Game.Status.OPEN:
         return _waiting_page(request, game)
     if not game.can_watch(request.user):
@@ -342,9 +351,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def now_playing(request: HttpRequest) -> HttpResponse:
     """Public games in play, the last moved first: anyone, signed in or not, may watch them."""
+    drawn_at = _drawn_at()
     games = Game.objects.being_played().select_related("seat0", "seat1")
     page = Paginator(games, NOW_PER_PAGE).get_page(request.GET.get("page"))
-    context = {"page": page, "now": boards(page)}
+    context = {"page": page, "now": boards(page), "drawn_at": drawn_at}
     if request.htmx:
         return render(request, "games/now_playing.html#now", context)
     return render(request, "games/now_playing.html", context)

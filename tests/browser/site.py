@@ -174,7 +174,7 @@ def open_game(
     seek = joiner.page.locator("#seeks li", has_text=creator.name)
     seek.get_by_role("button", name="Accept").click()
     expect(joiner.page).to_have_url(re.compile(rf"/games/{game_id}/$"))
-    # The creator's waiting page polls and opens the board by itself.
+    # The creator's waiting page hears it from its socket and opens the board by itself.
     expect(page.locator("#game")).to_be_attached(timeout=TIMEOUT)
     return game_id
 

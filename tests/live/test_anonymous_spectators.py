@@ -4,6 +4,8 @@ private game."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -64,14 +66,25 @@ async def test_an_anonymous_visitor_may_not_watch_a_private_game():
     assert not connected
 
 
-async def test_an_anonymous_visitor_may_not_watch_a_game_not_yet_begun():
-    ann = await database_sync_to_async(make_user)("ann")
+async def test_an_anonymous_visitor_of_a_game_not_yet_begun_is_told_only_that_it_began():
+    # The waiting page of a public seek is anyone's: its socket says when the game began,
+    # never what its board shows (the page then opens the board, as a reload would).
+    ann, bob = (
+        await database_sync_to_async(make_user)("ann"),
+        await database_sync_to_async(make_user)("bob"),
+    )
     game = await database_sync_to_async(services.create_game)(
         ann, services.GameSettings(first="me")
     )
     assert game.status == Game.Status.OPEN
-    connected, _ = await visitor(game.pk).connect()
-    assert not connected
+    watcher = visitor(game.pk)
+    assert (await watcher.connect())[0]
+    assert json.loads(await watcher.receive_from()) == {"type": "seq", "seq": 0, "status": "open"}
+    await database_sync_to_async(services.accept_game)(game, bob)
+    told = await watcher.receive_from()
+    assert json.loads(told) == {"type": "seq", "seq": 0, "status": "active"}
+    assert await watcher.receive_nothing(timeout=0.5)
+    await watcher.disconnect()
 
 
 async def test_anonymous_sockets_are_capped_per_address(settings):
