@@ -56,6 +56,8 @@ STAGES = (
     "spectators' push",
 )
 
+BROWSER_ENCODINGS = "gzip, deflate, br, zstd"  # what a browser offers: the answer is compressed
+
 POSITIONS = {
     # kind: (options, actions played before the measured moves, seed)
     "basilica": ({"expansion": True}, 40, 7),
@@ -236,7 +238,11 @@ class Command(BaseCommand):
             with stages.watching():
                 with stages.stage("request"):
                     response = clients[mover].post(
-                        f"{url}act/", form, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live"
+                        f"{url}act/",
+                        form,
+                        HTTP_HX_REQUEST="true",
+                        HTTP_HX_TARGET="live",
+                        HTTP_ACCEPT_ENCODING=BROWSER_ENCODINGS,
                     )
                 game.refresh_from_db()
                 opponent = 1 - mover
