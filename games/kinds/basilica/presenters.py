@@ -167,9 +167,12 @@ def page_context(
         "players": player_panels(seen, names, seat, base["clocks"], changed),
         "last_move": changed,
         "your_turn": bool(choices.any),
-        "track": king_track(seen),
-        "track_label": track_label(seen),
-        "track_caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
+        # All the track's figure shows, in one value: drawn once per content (a fragment).
+        "track": {
+            "spaces": king_track(seen),
+            "label": track_label(seen),
+            "caption": help.track_caption(seen["edition"], seen["crown_spaces"]),
+        },
         "legend": help.legend(seen["edition"], seen["expansion"]),
         "prompt": prompt(seen, seat, names, picking=bool(choices.picked)),
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
