@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench profile arena load load-scaling chaos clean
+.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench profile profile-before arena load load-scaling chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -123,6 +123,18 @@ profile: install
 	rm -f $(PROFILE_HUEY)*
 	env -u REDIS_URL HUEY_SQLITE=$(PROFILE_HUEY) $(PY) manage.py profile_move $(PROFILE_ARGS)
 	rm -f $(PROFILE_HUEY)*
+
+# The same profile of the code before issue 27's work (84a872e, from the repository's history),
+# for a before/after beside each other on one machine: run the two in turns.
+PROFILE_BEFORE = 84a872e
+PROFILE_TREE = $(LOAD_DIR)/basilica-profile-before-$(shell id -u)
+profile-before: export DJANGO_DEBUG ?= 1
+profile-before: install
+	rm -rf $(PROFILE_TREE) $(PROFILE_HUEY)* && mkdir -p $(PROFILE_TREE)
+	git archive $(PROFILE_BEFORE) | tar -x -C $(PROFILE_TREE)
+	cp games/management/commands/profile_move.py $(PROFILE_TREE)/games/management/commands/
+	cd $(PROFILE_TREE) && env -u REDIS_URL HUEY_SQLITE=$(PROFILE_HUEY) $(abspath $(PY)) manage.py profile_move $(PROFILE_ARGS)
+	rm -rf $(PROFILE_TREE) $(PROFILE_HUEY)*
 
 # Every stored game replays on its own rules version: check_games on a throwaway database seeded
 # with games of every kind, option set and version (LOAD_DIR and LOAD_ENV are below).

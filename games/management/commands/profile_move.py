@@ -16,10 +16,13 @@ that path is timed and its queries counted apart:
 - opponent's push: the partials drawn for the opponent's socket (their choices, their token);
 - spectators' push: the partials drawn once for every watcher of the game in one language.
 
-It prints each stage's median time and queries per move, their sum, the figure measured before
-issue 27 on the same machine (``BEFORE_ISSUE_27``), and then the ten functions that cost most of
+It prints each stage's median time and queries per move, their sum, and then the ten functions
+that cost most of
 their own time over the same moves, profiled in a second pass (the profiler's overhead is kept
 out of the timings). Timing is by ``time.process_time`` of this process: CPU, not waiting.
+`make profile-before` runs this same command on the code before issue 27, for the comparison:
+this machine's speed drifts from day to day, so a figure is compared only with one taken beside
+it.
 """
 
 from __future__ import annotations
@@ -63,11 +66,6 @@ POSITIONS = {
     "basilica": ({"expansion": True}, 40, 7),
     "cathedral": ({}, 6, 7),
 }
-
-# Median CPU milliseconds and queries per move of each stage, measured with this command on
-# 26 November 2026 on this project's machines (2 cores), on the code before issue 27 (84a872e),
-# DEBUG off, SQLite, 20 moves from the positions above.
-BEFORE_ISSUE_27: dict[str, dict[str, tuple[float, int]]] = {}
 
 
 class Stages:
@@ -260,33 +258,21 @@ class Command(BaseCommand):
         return {"seconds": samples, "queries": queries}
 
     def report(self, kind: str, timed: dict, moves: int) -> None:
-        before = BEFORE_ISSUE_27.get(kind, {})
         self.stdout.write(
             f"{kind}: CPU and queries a move, median of {len(timed['seconds']['request'])} moves"
-            + (" (before issue 27)" if before else "")
         )
         total_ms = total_queries = 0.0
-        before_ms = before_queries = 0.0
         for name in STAGES:
             ms = statistics.median(timed["seconds"][name]) * 1000
             count = statistics.median(timed["queries"][name])
             total_ms += ms
             total_queries += count
-            was = ""
-            if name in before:
-                was = f"   ({before[name][0]:5.2f} ms, {before[name][1]:2} q)"
-                before_ms += before[name][0]
-                before_queries += before[name][1]
-            self.stdout.write(f"  {name:18} {ms:6.2f} ms  {count:4g} q{was}")
+            self.stdout.write(f"  {name:18} {ms:6.2f} ms  {count:4g} q")
         per_move = [
             sum(timed["seconds"][name][i] for name in STAGES)
             for i in range(len(timed["seconds"]["request"]))
         ]
-        line = f"  {'a move, in all':18} {total_ms:6.2f} ms  {total_queries:4g} q"
-        if before:
-            line += f"   ({before_ms:5.2f} ms, {before_queries:2g} q; now ÷ before "
-            line += f"{total_ms / before_ms:.2f}, target <= 0.33)"
-        self.stdout.write(line)
+        self.stdout.write(f"  {'a move, in all':18} {total_ms:6.2f} ms  {total_queries:4g} q")
         self.stdout.write(
             f"  {'whole moves':18} median {statistics.median(per_move) * 1000:.2f} ms, "
             f"p95 {percentile(per_move, 0.95) * 1000:.2f} ms"
