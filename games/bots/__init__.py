@@ -22,9 +22,13 @@ from .search import Budget, ranked, search
 
 LEVELS = ("random", "greedy", "search")
 
-# The search budgets: the site's answers in a second or so; the arena's fixed numbers of
-# simulations (about 0.05, 0.2 and 0.8 s a move on one core), so that its games replay alike.
-SITE_BUDGET = Budget(simulations=5000, seconds=1.0)
+# The search budgets, all fixed numbers of simulations, never of time: a level plays the same
+# way however busy the machine is, and a decision replays alike. The site's bot thinks about a
+# second of one core a move on these machines (a usual day's speed: a slow day's is up to 2.5
+# times slower), a hint a quarter of that; the arena's budgets are about 0.05, 0.2 and 0.8 s a
+# move of Basilica on one core.
+SITE_BUDGETS = {"basilica": Budget(simulations=700), "cathedral": Budget(simulations=1300)}
+HINT_BUDGETS = {"basilica": Budget(simulations=200), "cathedral": Budget(simulations=350)}
 BUDGETS = {
     "small": Budget(simulations=50),
     "middle": Budget(simulations=200),
@@ -47,4 +51,4 @@ def choose(
         return rng.choice(legal)
     if level == "greedy":
         return ranked(engine, kind, seen, seat, legal, rng)[0][1]
-    return search(engine, kind, seen, seat, budget or SITE_BUDGET, rng)
+    return search(engine, kind, seen, seat, budget or SITE_BUDGETS[kind], rng)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
 from .heuristics import EVALUATE, SCALE
@@ -27,14 +26,13 @@ EXPLORATION = 0.3
 
 @dataclass(frozen=True)
 class Budget:
-    """How much one decision may think: ``simulations`` iterations, and at most ``seconds``
-    of wall time if given; playouts stop after ``depth`` actions (0: the heuristic reads the
+    """How much one decision may think: ``simulations`` iterations, never a time, so that
+    a busy machine plays as well as a quiet one, only more slowly; playouts stop after ``depth`` actions (0: the heuristic reads the
     new node itself). Only the ``width`` best root actions by the heuristic are searched, and
     below the root the ``reply_width`` best, ranked when a node is first passed through (among
     ``sample`` of them drawn at random where there are more, as in Cathedral's openings)."""
 
     simulations: int
-    seconds: float | None = None
     depth: int = 0
     width: int = 10
     reply_width: int = 5
@@ -61,10 +59,7 @@ def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Rando
     root.shortlist = shortlist(engine, kind, seen, seat, budget.width, None, rng)
     if len(root.shortlist) == 1:
         return root.shortlist[0]
-    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
-    for iteration in range(budget.simulations):
-        if deadline is not None and iteration and time.monotonic() > deadline:
-            break
+    for _ in range(budget.simulations):
         state = engine.determinize(seen, seat, rng)
         path = _descend(engine, kind, root, state, budget, rng)
         state = path[-1][2]
