@@ -230,19 +230,57 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "basilica@localhost")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 # -- the task runner: huey, on a SQLite file by default, on Redis in production -----------------
+# Two queues, each with consumers of its own, so that light work never waits behind the
+# computer's thinking:
+# - the light queue (HUEY, `manage.py run_huey`): clock sweeps, a live game's flag, notifications,
+#   emails, the digest. Its periodic tasks run once a tick however many light consumers run.
+# - the compute queue (HUEY_COMPUTE, `manage.py run_compute`): bot moves, hints, and later
+#   analyses, in process workers (a search a core), highest priority first; any number of them,
+#   on this machine or on any other that reaches the database and Redis.
+# An idle consumer looks at a SQLite queue every QUEUE_POLL_SECONDS at most (Redis wakes it).
+QUEUE_POLL_SECONDS = float(os.environ.get("QUEUE_POLL_SECONDS", "0.25"))
 HUEY = {
     "name": "basilica",
     "immediate": env_flag("HUEY_IMMEDIATE", False),
     "utc": True,
-    "consumer": {"workers": 2, "worker_type": "thread", "periodic": True},
+    "consumer": {
+        "workers": 2,
+        "worker_type": "thread",
+        "periodic": True,
+        "max_delay": QUEUE_POLL_SECONDS,
+    },
+}
+# Compute workers a `run_compute` starts: one a core, unless told otherwise.
+COMPUTE_WORKERS = int(os.environ.get("COMPUTE_WORKERS", "0")) or os.cpu_count() or 1
+HUEY_COMPUTE = {
+    "name": "basilica-compute",
+    "immediate": HUEY["immediate"],
+    "utc": True,
+    "consumer": {
+        "workers": COMPUTE_WORKERS,
+        "worker_type": "process",
+        "periodic": False,
+        "max_delay": QUEUE_POLL_SECONDS,
+    },
 }
 if REDIS_URL:
     HUEY.update(huey_class="huey.RedisHuey", url=REDIS_URL)
+    # Priorities need Redis's sorted sets (Redis 5 or later).
+    HUEY_COMPUTE.update(huey_class="huey.PriorityRedisHuey", url=REDIS_URL)
 else:
     HUEY.update(
         huey_class="huey.SqliteHuey",
         filename=os.environ.get("HUEY_SQLITE", str(BASE_DIR / "huey.sqlite3")),
     )
+    # The same file: a queue of its own in it.
+    HUEY_COMPUTE.update(huey_class="huey.SqliteHuey", filename=HUEY["filename"])
+# A bot's move that a compute worker took and did not finish within this time (the worker died,
+# its machine stopped) is asked for once more by the minute sweep; so is one whose request was
+# lost (a queue emptied).
+COMPUTER_STALLED_SECONDS = int(os.environ.get("COMPUTER_STALLED_SECONDS", "30"))
+# The search bot's simulations a move, instead of its budget for each kind (games.bots): for a
+# machine much slower or faster than these, or the figures of `make load-compute`. 0: the budget.
+COMPUTER_SIMULATIONS = int(os.environ.get("COMPUTER_SIMULATIONS", "0"))
 
 # Playing the computer on the in-memory channel layer: how long the web process watches for the
 # bot's move after nothing moved (seconds), and how often it looks (games.computer.watch).

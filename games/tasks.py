@@ -1,7 +1,14 @@
-"""Work done outside a request, by the task runner (huey; `make run` starts its worker):
-the sweep of clocks every minute, a live game's flag at its moment, the computer's moves and
-hints, notifications, the daily digest and the emails held through quiet hours; and the
-listeners that schedule them when a game changes (``games.events``, connected in
+"""Work done outside a request, by the task runner (huey; `make run` starts its consumers),
+on two queues served by consumers of their own (``settings.HUEY``, ``settings.HUEY_COMPUTE``):
+
+- light work (``HUEY``, `manage.py run_huey`): the sweep of clocks every minute, a live game's
+  flag at its moment, notifications, the daily digest and the emails held through quiet hours;
+- the computer's thinking (``COMPUTE``, `manage.py run_compute`): bot moves and hints, in
+  process workers, a live game's first (``Priority``). A game's bot move at a given point is
+  asked for once (``request_computer_move``); one a dead worker dropped is asked for again,
+  once, by the minute sweep (``computer_moves_stalled``).
+
+And the listeners that schedule them when a game changes (``games.events``, connected in
 ``GamesConfig.ready``).
 
 Huey names a task by its module and function: a task moved elsewhere would strand the ones
@@ -10,24 +17,89 @@ already queued under its old name, so they stay here."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from enum import IntEnum
+from functools import wraps
 
 from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Q
 from django.utils import timezone
 from huey import crontab
-from huey.contrib.djhuey import db_periodic_task, db_task
+from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
+from huey.utils import load_class
 
 from games.correspondence import notify
-from games.models import Game
+from games.models import Computer, Game
 from games.play import computer, services
 
 log = logging.getLogger(__name__)
 
 
+def _huey(config: dict):
+    """A huey instance from a settings dict, as ``huey.contrib.djhuey`` makes ``HUEY``."""
+    options = {key: value for key, value in config.items() if key != "consumer"}
+    return load_class(options.pop("huey_class"))(options.pop("name"), **options)
+
+
+COMPUTE = _huey(settings.HUEY_COMPUTE)
+
+
+class Priority(IntEnum):
+    """The compute queue's order: the highest first, in the order asked within one."""
+
+    LIVE = 30  # a bot's move in a live game, whose clock runs; a hint, which a player awaits
+    CORRESPONDENCE = 20  # a bot's move in a game of days
+    ANALYSIS = 10  # a finished game's analysis
+
+
+def compute_task(**options):
+    """A task of the compute queue, which may read and write the database."""
+
+    def decorator(function):
+        @wraps(function)
+        def inner(*args, **kwargs):
+            if not COMPUTE.immediate:
+                close_old_connections()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                if not COMPUTE.immediate:
+                    close_old_connections()
+
+        task = COMPUTE.task(**options)(inner)
+        task.call_local = function
+        return task
+
+    return decorator
+
+
+def first_to_claim(name: str, tick: datetime, previous: datetime) -> bool:
+    """Whether this consumer is the first to run periodic task ``name`` for ``tick`` (the
+    moment of its schedule, to the minute): every light consumer's scheduler queues the
+    periodic tasks, and only one of the copies may do the work. The claim of the tick before
+    (``previous``) is let go."""
+    stamp = "%Y-%m-%dT%H:%M"
+    if not HUEY.put_if_empty(f"periodic:{name}:{tick:{stamp}}", "1"):
+        return False
+    HUEY.delete(f"periodic:{name}:{previous:{stamp}}")
+    return True
+
+
+def _tick(every: timedelta, now: datetime | None = None) -> tuple[datetime, datetime]:
+    """The schedule's moment a periodic task of period ``every`` runs for now, and the one
+    before."""
+    now = (now or timezone.now()).replace(second=0, microsecond=0)
+    minutes = int(every / timedelta(minutes=1))
+    tick = now - timedelta(minutes=(now.hour * 60 + now.minute) % minutes)
+    return tick, tick - every
+
+
 def sweep(now=None) -> dict:
-    """End every game whose clock has run out, and warn the players whose correspondence time
-    is almost up. ``manage.py sweep_games`` runs it once. ``ended`` counts the games this sweep
-    ended itself: another sweep running at the same time ends some of the same games first."""
+    """End every game whose clock has run out, warn the players whose correspondence time is
+    almost up, and ask again for the bot moves a worker dropped. ``manage.py sweep_games`` runs
+    it once. ``ended`` counts the games this sweep ended itself: another sweep running at the
+    same time ends some of the same games first."""
     now = now or timezone.now()
     ended = 0
     for game in Game.objects.running().filter(deadline__lte=now).only("pk"):
@@ -36,14 +108,20 @@ def sweep(now=None) -> dict:
         except Exception:  # one broken game must not keep the others from ending on time
             log.exception("sweep: could not check the clock of game %s", game.pk)
     warned = notify.warn_running_out(now)
-    return {"ended": ended, "warned": warned}
+    return {"ended": ended, "warned": warned, "asked_again": computer_moves_stalled(now)}
 
 
 @db_periodic_task(crontab(minute="*"))
 def sweep_every_minute() -> None:
+    if not first_to_claim("sweep", *_tick(timedelta(minutes=1))):
+        return
     result = sweep()
-    if result["ended"] or result["warned"]:
-        log.info("sweep: %(ended)s games ended on time, %(warned)s warned", result)
+    if any(result.values()):
+        log.info(
+            "sweep: %(ended)s games ended on time, %(warned)s warned, "
+            "%(asked_again)s bot moves asked for again",
+            result,
+        )
 
 
 @db_task()
@@ -54,16 +132,82 @@ def check_clock(game_id: int) -> None:
         services.enforce_clock(game)
 
 
-@db_task(retries=3, retry_delay=2)
-def computer_move(game_id: int, seq: int) -> None:
-    """A bot's move, thought out here and never in a web process; a crash is retried."""
-    computer.move(game_id, seq)
+# -- the computer's thinking, on the compute queue ------------------------------------------------
 
 
-@db_task(expires=60)
+def _move_key(game_id: int, seq: int) -> str:
+    return f"computer-move:{game_id}:{seq}"
+
+
+def request_computer_move(game_id: int, seq: int, live: bool, attempt: int = 1) -> bool:
+    """Queue the bot's move in game ``game_id`` at ``seq``, unless it is queued or being
+    thought out already; whether it was queued. A note beside the queue (``queued``, then
+    ``thinking`` with its start, gone when done) says where the request is."""
+    note = {"state": "queued", "attempt": attempt, "at": timezone.now().timestamp()}
+    if not COMPUTE.put_if_empty(_move_key(game_id, seq), note):
+        return False
+    computer_move(game_id, seq, priority=Priority.LIVE if live else Priority.CORRESPONDENCE)
+    return True
+
+
+@compute_task(retries=1, retry_delay=2, context=True)
+def computer_move(game_id: int, seq: int, task=None) -> None:
+    """A bot's move, thought out here and never in a web process. An error is retried once;
+    a worker that dies in the middle is noticed by the minute sweep, which asks once more.
+    Either way the service's check of ``seq`` refuses a second move at the same point."""
+    key = _move_key(game_id, seq)
+    note = COMPUTE.get(key, peek=True) or {"attempt": 1}
+    COMPUTE.put(key, {**note, "state": "thinking", "at": timezone.now().timestamp()})
+    try:
+        computer.move(game_id, seq)
+    except Exception:
+        if task is None or task.retries == 0:  # the last try: the sweep asks no more
+            COMPUTE.put(key, {**note, "state": "failed", "at": timezone.now().timestamp()})
+        raise
+    COMPUTE.delete(key)
+
+
+def computer_moves_stalled(now: datetime) -> int:
+    """Ask again for the bot moves that stalled (the minute sweep): a move a worker took and
+    did not finish within ``COMPUTER_STALLED_SECONDS`` (it died, or its machine stopped) is
+    asked for once more, and never a third time; a move whose request is gone (a queue
+    emptied, a task of an earlier release) is asked for anew. A move still queued waits its
+    turn. How many were asked for again."""
+    stalled = settings.COMPUTER_STALLED_SECONDS
+    since = now - timedelta(seconds=stalled)
+    bots = Computer.USERNAME_PREFIX
+    waiting = (
+        Game.objects.running()
+        .filter(updated_at__lte=since)
+        .filter(
+            Q(to_decide=0, seat0__username__startswith=bots)
+            | Q(to_decide=1, seat1__username__startswith=bots)
+        )
+        .select_related("seat0", "seat1")
+    )
+    asked = 0
+    for game in waiting:
+        if computer.deciding_bot(game) is None:
+            continue
+        key = _move_key(game.pk, game.seq)
+        note = COMPUTE.get(key, peek=True)
+        live = game.clock_control.live
+        if note is None:
+            log.warning("the bot's move in game %s at %s was lost: asked again", game.pk, game.seq)
+            asked += request_computer_move(game.pk, game.seq, live)
+        elif note["state"] == "thinking" and note["at"] <= since.timestamp():
+            if note["attempt"] >= 2:
+                continue  # asked twice already: the admin sees the game waiting
+            log.warning("the bot's move in game %s at %s stalled: asked again", game.pk, game.seq)
+            COMPUTE.delete(key)
+            asked += request_computer_move(game.pk, game.seq, live, attempt=note["attempt"] + 1)
+    return asked
+
+
+@compute_task(expires=60, priority=Priority.LIVE)
 def computer_hint(game_id: int, seat: int, seq: int) -> dict:
     """A hint for a player, thought out here and never in a web process; its answer is read by
-    the page from the result store (``views.hint_answer``)."""
+    the page from the compute queue's result store (``views.hint_answer``)."""
     return computer.hint_at(game_id, seat, seq)
 
 
@@ -86,14 +230,16 @@ def deliver(notification_id: int, task=None) -> None:
 def daily_digest() -> None:
     """Hourly: the digest of those whose own clock reads seven (zones half or three quarters
     of an hour off UTC read 7:30 or 7:45)."""
-    notify.daily_digests()
+    if first_to_claim("digest", *_tick(timedelta(hours=1))):
+        notify.daily_digests()
 
 
 @db_periodic_task(crontab(minute="*/15"))
 def send_held_emails() -> None:
     """The emails held through quiet hours, at their end: an hour in the player's zone, which
     may begin at a quarter past an hour of UTC."""
-    notify.send_held()
+    if first_to_claim("held-emails", *_tick(timedelta(minutes=15))):
+        notify.send_held()
 
 
 # -- what a committed change schedules (listeners of games.events) ------------------------------
@@ -136,7 +282,7 @@ def schedule_reply_news(game: Game, seat: int, seq: int, **_facts) -> None:
 def schedule_computer_move(game: Game, **_facts) -> None:
     """The bot's move, when a bot must decide now."""
     if computer.deciding_bot(game) is not None:
-        computer_move(game.pk, game.seq)
+        request_computer_move(game.pk, game.seq, game.clock_control.live)
 
 
 def schedule_delivery(notification, **_facts) -> None:

@@ -1,5 +1,6 @@
 """For every test: the task runner runs tasks at once, in the test's own process (huey's
-immediate mode, on in-memory storage), instead of queueing them for a worker."""
+immediate mode, on in-memory storage), instead of queueing them for a worker: the light queue's
+and the compute queue's."""
 
 from __future__ import annotations
 
@@ -10,5 +11,18 @@ import pytest
 def tasks_run_at_once():
     from huey.contrib.djhuey import HUEY
 
+    from games.tasks import COMPUTE
+
     HUEY.immediate = True
+    COMPUTE.immediate = True
     return HUEY
+
+
+@pytest.fixture(autouse=True)
+def queues_start_empty(tasks_run_at_once):
+    """Nothing one test queued or noted beside a queue (a bot move asked for, a periodic tick
+    claimed) is seen by the next."""
+    from games.tasks import COMPUTE
+
+    tasks_run_at_once.flush()
+    COMPUTE.flush()

@@ -1,10 +1,10 @@
 """Playing the computer: the bots' accounts, games against them, and their moves.
 
 A bot moves outside any request: after every committed change of a game in which a bot must
-decide, the task runner is asked for its move (``games.tasks.computer_move``), which goes through the
-same service as a human's, so the human sees it pushed like any opponent's. The bot is given
-the engine's state but sees only what its seat may: the first thing ``games.bots`` does is to
-draw a determinization of the seat's view, and it plans on that alone.
+decide, the task runner's compute queue is asked for its move (``games.tasks.computer_move``),
+which goes through the same service as a human's, so the human sees it pushed like any
+opponent's. The bot is given the engine's state but sees only what its seat may: the first thing
+``games.bots`` does is to draw a determinization of the seat's view, and it plans on that alone.
 
 The task is scheduled by ``games.tasks`` when it hears of a change (``games.events``); on the
 embedded default the move is pushed from the web process by ``games.live.watch``.
@@ -135,17 +135,14 @@ def moving_now() -> bool:
     return getattr(_moving, "active", False)
 
 
-# A hint is thought out in the task runner, like the bot's moves, within this budget.
-HINT_SECONDS = 0.3
-
-
 def hint(game: Game, seat: int) -> tuple[str, dict]:
     """The search bot's advice to ``seat``, who decides now: the move in the log's words, and
     what the page marks for it (the kind's ``hint_marks``)."""
     from games import bots, kinds
 
     state = states.load_state(game)
-    budget = bots.Budget(simulations=2000, seconds=HINT_SECONDS)
+    # Thought out in the compute queue, like the bot's moves, within a fixed budget.
+    budget = bots.HINT_BUDGETS[game.kind]
     action = bots.choose(game.kind, state, seat, "search", random.Random(), budget)
     marks = kinds.of(game).hint_marks(state, action)
     return game.engine.describe_action(state, action), marks
@@ -186,9 +183,12 @@ def move(game_id: int, seq: int) -> Game | None:
         return None
     seat, level = deciding
     state = states.load_state(game)
-    # Seeded by what is public (never by the game's secret seed): a retried task plays the same.
+    # Seeded by what is public (never by the game's secret seed), and thought out within a
+    # number of simulations: a retried task plays the same move.
     rng = random.Random(f"computer:{game.pk}:{seq}")
-    action = bots.choose(game.kind, state, seat, level, rng)
+    simulations = settings.COMPUTER_SIMULATIONS
+    budget = bots.Budget(simulations=simulations) if simulations else None
+    action = bots.choose(game.kind, state, seat, level, rng, budget)
     outer, _moving.active = getattr(_moving, "active", False), True
     try:
         return services.submit_action(game, game.player(seat), action.to_json(), seq)

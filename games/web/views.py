@@ -460,11 +460,12 @@ def hint_answer(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _hint_answer(request, game: Game, ticket: str, task_id: str, asked_at: float):
-    from huey.contrib.djhuey import HUEY
     from huey.exceptions import TaskException
 
+    from games.tasks import COMPUTE
+
     try:
-        answer = HUEY.result(task_id)
+        answer = COMPUTE.result(task_id)
     except TaskException:  # the task failed: a hint is no move, so no retry
         answer = {"text": _("The computer could not find a hint this time: ask again.")}
     if answer is not None:

@@ -137,9 +137,17 @@ def site(tmp_path_factory) -> Site:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-        # The task runner's worker, as `make run` starts it beside the web server.
+        # The task runner's consumers, as `make run` starts them beside the web server: the
+        # light queue's, and the compute queue's (one worker: the browser needs the other core).
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "run_huey"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        compute = subprocess.Popen(
+            [sys.executable, "manage.py", "run_compute", "--workers", "1"],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -150,7 +158,7 @@ def site(tmp_path_factory) -> Site:
         _wait_until_up(f"{url}/", server, log)
         yield Site(url, database)
     finally:
-        for process in (server, worker):
+        for process in (server, worker, compute):
             process.terminate()
             try:
                 process.wait(timeout=10)

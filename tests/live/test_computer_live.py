@@ -51,7 +51,7 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
 ):
     # The worker is another process: its task is only queued here, and its own push is lost.
     queued = []
-    monkeypatch.setattr(tasks, "computer_move", lambda *args: queued.append(args))
+    monkeypatch.setattr(tasks, "computer_move", lambda *args, **kwargs: queued.append(args))
     monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.05
     alice = await database_sync_to_async(make_user)("alice")
@@ -90,7 +90,7 @@ def the_bot_moves_in_the_worker(monkeypatch, game: Game, seq: int) -> None:
 
 
 async def test_a_bot_move_that_waited_long_in_the_queue_is_still_pushed(monkeypatch, settings):
-    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)  # the worker is busy
+    monkeypatch.setattr(tasks, "computer_move", lambda *args, **kwargs: None)  # the worker is busy
     monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.01
     settings.COMPUTER_WATCH_SECONDS = 0.1  # past this the watcher only looks more slowly
@@ -109,7 +109,7 @@ async def test_a_bot_move_that_waited_long_in_the_queue_is_still_pushed(monkeypa
 
 async def test_opening_the_page_watches_for_a_bot_move_nobody_watched_for(monkeypatch, settings):
     # As after a restart of the web process: the bot's move was asked for, nobody watches.
-    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)
+    monkeypatch.setattr(tasks, "computer_move", lambda *args, **kwargs: None)
     monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.02
     alice = await database_sync_to_async(make_user)("alice")
@@ -128,7 +128,7 @@ async def test_opening_the_page_watches_for_a_bot_move_nobody_watched_for(monkey
 
 async def test_a_busy_database_does_not_stop_the_watch_for_the_bot_move(monkeypatch, settings):
     # SQLite locks a table while the worker writes the bot's move: one look fails, the next sees.
-    monkeypatch.setattr(tasks, "computer_move", lambda *args: None)
+    monkeypatch.setattr(tasks, "computer_move", lambda *args, **kwargs: None)
     monkeypatch.setattr(watch, "pushes_stay_in_process", lambda: True)
     settings.COMPUTER_WATCH_INTERVAL = 0.02
     alice = await database_sync_to_async(make_user)("alice")

@@ -95,7 +95,7 @@ def test_a_failed_bot_move_is_retried_and_then_made(monkeypatch):
 
     monkeypatch.setattr(bots, "choose", crashing_once)
     with monkeypatch.context() as unheard:
-        unheard.setattr(tasks, "computer_move", lambda *args: None)
+        unheard.setattr(tasks, "computer_move", lambda *args, **kwargs: None)
         game = play_computer(client_for(alice), kind="cathedral", level="random", first="opponent")
     assert game.seq == 0  # nobody asked the bot yet
     assert tasks.computer_move.retries >= 1
@@ -195,7 +195,7 @@ def test_nobody_may_sign_up_under_a_computer_players_name():
 
 def test_a_hint_is_thought_out_by_the_task_runner_while_the_page_asks_again(monkeypatch):
     # A stand-in for a busy queue (unit test): the hint's task is queued, not run at once.
-    from huey.contrib.djhuey import HUEY
+    from games.tasks import COMPUTE
 
     queued = []
     monkeypatch.setattr(
@@ -212,7 +212,7 @@ def test_a_hint_is_thought_out_by_the_task_runner_while_the_page_asks_again(monk
     again = html.unescape(thinking.split('hx-get="', 1)[1].split('"', 1)[0])
     assert "thinking" in client.get(again, HTTP_HX_REQUEST="true").text
 
-    HUEY.put_result("h-1", computer.hint_at(*queued[0]))  # what the worker stores
+    COMPUTE.put_result("h-1", computer.hint_at(*queued[0]))  # what the compute worker stores
     answer = client.get(again, HTTP_HX_REQUEST="true").text
     assert "Hint: place the" in answer
     assert 'data-cells="' in answer
