@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install messages run worker sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench profile profile-before arena load load-scaling chaos clean
+.PHONY: install messages run worker compute sweep test check-games test-postgres test-browser chromium axe lint fmt simulate bench profile profile-before arena load load-scaling load-compute chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -35,19 +35,25 @@ messages: install
 	$(MAKE) --no-print-directory install
 
 # `make run` is development: DEBUG on, the embedded secret key (production sets DJANGO_DEBUG=0).
-# It starts the web server and the task runner's worker (clocks, timeouts, emails) together;
-# Ctrl-C stops both.
+# It starts the web server and the task runner's two consumers together: the light queue's
+# (clocks, timeouts, emails) and the compute queue's (the computer's moves and hints, one worker
+# process a core); Ctrl-C stops all three.
 run: export DJANGO_DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	@$(PY) manage.py run_huey & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py run_compute & compute=$$!; \
+	trap 'kill $$worker $$compute 2>/dev/null; wait $$worker $$compute 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Only the worker, or one sweep of the clocks, for a site whose web server runs elsewhere.
-worker sweep: export DJANGO_DEBUG ?= 1
+# Only the light queue's worker, only the compute queue's, or one sweep of the clocks, for a
+# site whose web server runs elsewhere.
+worker compute sweep: export DJANGO_DEBUG ?= 1
 worker: install
 	$(PY) manage.py run_huey
+
+compute: install
+	$(PY) manage.py run_compute
 
 sweep: install
 	$(PY) manage.py sweep_games
@@ -66,6 +72,7 @@ test: install lint
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory check-games
 	$(MAKE) --no-print-directory profile PROFILE_ARGS="--moves 2 --top 3"
+	$(MAKE) --no-print-directory load-compute COMPUTE_ARGS="$(COMPUTE_TINY)"
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory chaos
 	$(MAKE) --no-print-directory test-browser
@@ -168,6 +175,20 @@ load-scaling: install
 	@if $(PY) tests/multiprocess/services_up.py postgres redis; then \
 		$(PY) manage.py load_scaling $(SCALING_ARGS); \
 	else echo "PostgreSQL or Redis cannot be had on this machine: the two-daphne figure is not measured"; fi
+
+# The computer's work on workers of its own: the task runner's real consumers (the light queue's
+# and the compute queue's, one worker then two) on a throwaway SQLite file, games against the
+# search bot played by this process. COMPUTE_ARGS adds options (see `manage.py load_compute -h`).
+# `make test` runs it small, to keep it working (no figure is judged there).
+COMPUTE_TINY = --games 2 --actions 1 --queued 4 --simulations 30 --arena-games 2 --arena-simulations 10
+COMPUTE_DB ?= $(LOAD_DIR)/basilica-compute-$(shell id -u).sqlite3
+COMPUTE_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(COMPUTE_DB) HUEY_SQLITE=$(COMPUTE_DB).huey
+load-compute: export DJANGO_DEBUG ?= 1
+load-compute: install
+	rm -f $(COMPUTE_DB) $(COMPUTE_DB).huey*
+	$(COMPUTE_ENV) $(PY) manage.py migrate --noinput -v0
+	$(COMPUTE_ENV) $(PY) manage.py load_compute $(COMPUTE_ARGS)
+	rm -f $(COMPUTE_DB) $(COMPUTE_DB).huey*
 
 # Faults survived: games played through a killed daphne, Redis and PostgreSQL restarted, and
 # a sweep killed midway, on a PostgreSQL and a Redis of the run's own (the machine's are left be).
