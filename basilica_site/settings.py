@@ -238,7 +238,7 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 #   analyses, in process workers (a search a core), highest priority first; any number of them,
 #   on this machine or on any other that reaches the database and Redis.
 # An idle consumer looks at a SQLite queue every QUEUE_POLL_SECONDS at most (Redis wakes it).
-QUEUE_POLL_SECONDS = float(os.environ.get("QUEUE_POLL_SECONDS", "0.25"))
+QUEUE_POLL_SECONDS = float(os.environ.get("QUEUE_POLL_SECONDS", "0.1"))
 HUEY = {
     "name": "basilica",
     "immediate": env_flag("HUEY_IMMEDIATE", False),

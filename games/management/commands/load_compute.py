@@ -29,7 +29,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
 from games import events
@@ -57,6 +57,12 @@ class Command(BaseCommand):
             type=int,
             help="the search's simulations a move (default: the site's, for each kind)",
         )
+        parser.add_argument(
+            "--only",
+            choices=("throughput", "live", "arena"),
+            action="append",
+            help="measure only these (default: every figure)",
+        )
         parser.add_argument("--arena-games", type=int, default=8)
         parser.add_argument("--arena-simulations", type=int, default=BUDGETS["middle"].simulations)
 
@@ -77,15 +83,19 @@ class Command(BaseCommand):
         )
         COMPUTE.flush()
         self.people = [_person(f"compute-{index}") for index in range(options["games"] + 2)]
+        parts = options["only"] or ("throughput", "live", "arena")
         overdue = overdue_game(self.people[-2], self.people[-1])
         light = self.start("light", "run_huey")
         try:
             quiet_sweep = self.first_sweep(overdue)
-            self.throughput()
-            self.live_wait_and_sweep(quiet_sweep)
+            if "throughput" in parts:
+                self.throughput()
+            if "live" in parts:
+                self.live_wait_and_sweep(quiet_sweep)
         finally:
             stop(light)
-        self.arena()
+        if "arena" in parts:
+            self.arena()
 
     # -- the consumers ------------------------------------------------------------------------
 
@@ -125,14 +135,17 @@ class Command(BaseCommand):
             compute = self.start(f"compute-{workers}", "run_compute", "--workers", str(workers))
             try:
                 first = Game.objects.aggregate(Max("pk"))["pk__max"] or 0
+                cpu = time.process_time()
                 done, seconds = self.play_against_the_bot(games, actions)
+                cpu = time.process_time() - cpu
             finally:
                 stop(compute)
             rates[workers] = done / seconds * 60
             self.say(
                 f"bot actions a minute, {games} games opened at once, {workers} compute "
                 f"worker{'s' * (workers > 1)}",
-                f"{rates[workers]:.1f} ({done} actions in {seconds:.1f} s)",
+                f"{rates[workers]:.1f} ({done} actions in {seconds:.1f} s; the people's side "
+                f"took {cpu:.1f} s of CPU here)",
             )
             forget_games_since(first)  # the next run deals the same games, numbered alike
             COMPUTE.flush()
@@ -149,22 +162,25 @@ class Command(BaseCommand):
         started = timezone.now()
         opened = [open_game(self.people[i], DAYS, seed=i) for i in range(count)]
         pks = [game.pk for game in opened]
+        games = Game.objects.filter(pk__in=pks)
+        # One light query a look: this process must leave the cores to the workers.
+        looks = games.annotate(made=Count("actions", filter=Q(actions__player=1))).values_list(
+            "pk", "status", "to_decide", "made"
+        )
         deadline = time.monotonic() + 600 + 60 * count * actions
         while time.monotonic() < deadline:
-            waiting_for_the_bot = False
-            for game in Game.objects.filter(pk__in=pks).select_related("seat0", "seat1"):
-                if game.status != Game.Status.ACTIVE:
+            unfinished = False
+            for pk, status, to_decide, made in looks.all():  # a new look each time
+                if status != Game.Status.ACTIVE:
                     continue
-                if computer.deciding_bot(game) is not None:
-                    waiting_for_the_bot = True
-                elif bot_actions(game) < actions:
-                    answer(game)
-            if not waiting_for_the_bot and all(
-                bot_actions(game) >= actions or game.status != Game.Status.ACTIVE
-                for game in Game.objects.filter(pk__in=pks)
-            ):
+                if to_decide == 1:
+                    unfinished = True  # the bot's
+                elif made < actions:
+                    unfinished = True
+                    answer(Game.objects.select_related("seat0", "seat1").get(pk=pk))
+            if not unfinished:
                 break
-            time.sleep(0.02)
+            time.sleep(0.05)
         else:
             raise RuntimeError("the bot's moves did not all come in time")
         made = Action.objects.filter(game__in=pks, player=1)
@@ -271,7 +287,7 @@ def wait_for(look, seconds: float) -> float | None:
         value = look()
         if value is not None:
             return value
-        time.sleep(0.02)
+        time.sleep(0.05)
     return None
 
 
@@ -319,8 +335,15 @@ def first_bot_action(game: Game) -> float | None:
 
 
 def last_of_first_bot_actions(games: list[Game]) -> float | None:
-    moments = [first_bot_action(game) for game in games]
-    return None if None in moments else max(moments)
+    """When the last of ``games`` had the bot's first action; None while one has none."""
+    firsts = (
+        Action.objects.filter(game__in=games, player=1)
+        .values("game")
+        .annotate(first=Min("created_at"))
+        .values_list("first", flat=True)
+    )
+    moments = list(firsts)
+    return max(moments).timestamp() if len(moments) == len(games) else None
 
 
 def answer(game: Game) -> None:

@@ -34,6 +34,9 @@ class Command(BaseCommand):
         logger = logging.getLogger("huey")
         if not logger.handlers:
             config.setup_logger(logger)
+        # What every move needs, imported once here rather than in each worker's first move.
+        from games import bots, kinds  # noqa: F401
+
         # The workers are forked: none may inherit this process's database connection.
         connections.close_all()
         COMPUTE.create_consumer(**config.values).run()
