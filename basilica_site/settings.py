@@ -261,6 +261,10 @@ HUEY_COMPUTE = {
         "worker_type": "process",
         "periodic": False,
         "max_delay": QUEUE_POLL_SECONDS,
+        # A process supervisor's stop (SIGTERM) lets the searches under way finish (seconds);
+        # SIGINT stops at once, and the moves it cut short are queued again.
+        "graceful_signal": "TERM",
+        "shutdown_timeout": 60,
     },
 }
 if REDIS_URL:

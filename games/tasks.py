@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 from huey import crontab
 from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
+from huey.signals import SIGNAL_INTERRUPTED
 from huey.utils import load_class
 
 from games.correspondence import notify
@@ -74,25 +75,19 @@ def compute_task(**options):
     return decorator
 
 
-def first_to_claim(name: str, tick: datetime, previous: datetime) -> bool:
-    """Whether this consumer is the first to run periodic task ``name`` for ``tick`` (the
-    moment of its schedule, to the minute): every light consumer's scheduler queues the
-    periodic tasks, and only one of the copies may do the work. The claim of the tick before
-    (``previous``) is let go."""
-    stamp = "%Y-%m-%dT%H:%M"
-    if not HUEY.put_if_empty(f"periodic:{name}:{tick:{stamp}}", "1"):
-        return False
-    HUEY.delete(f"periodic:{name}:{previous:{stamp}}")
-    return True
-
-
-def _tick(every: timedelta, now: datetime | None = None) -> tuple[datetime, datetime]:
-    """The schedule's moment a periodic task of period ``every`` runs for now, and the one
-    before."""
+def first_to_claim(name: str, every: timedelta, now: datetime | None = None) -> bool:
+    """Whether this copy of periodic task ``name`` (of period ``every``) is the first to run
+    for the present tick of its schedule: every light consumer's scheduler queues the periodic
+    tasks, and only one copy a tick may do the work. A claim is kept for three ticks, so that a
+    copy late by a tick or two (a busy queue, a clock behind) still finds its tick taken."""
     now = (now or timezone.now()).replace(second=0, microsecond=0)
     minutes = int(every / timedelta(minutes=1))
     tick = now - timedelta(minutes=(now.hour * 60 + now.minute) % minutes)
-    return tick, tick - every
+    stamp = "%Y-%m-%dT%H:%M"
+    if not HUEY.put_if_empty(f"periodic:{name}:{tick:{stamp}}", "1"):
+        return False
+    HUEY.delete(f"periodic:{name}:{tick - 3 * every:{stamp}}")
+    return True
 
 
 def sweep(now=None) -> dict:
@@ -113,7 +108,7 @@ def sweep(now=None) -> dict:
 
 @db_periodic_task(crontab(minute="*"))
 def sweep_every_minute() -> None:
-    if not first_to_claim("sweep", *_tick(timedelta(minutes=1))):
+    if not first_to_claim("sweep", timedelta(minutes=1)):
         return
     result = sweep()
     if any(result.values()):
@@ -139,46 +134,72 @@ def _move_key(game_id: int, seq: int) -> str:
     return f"computer-move:{game_id}:{seq}"
 
 
+def _note(state: str, attempt: int) -> dict:
+    return {"state": state, "attempt": attempt, "at": timezone.now().timestamp()}
+
+
 def request_computer_move(game_id: int, seq: int, live: bool, attempt: int = 1) -> bool:
     """Queue the bot's move in game ``game_id`` at ``seq``, unless it is queued or being
-    thought out already; whether it was queued. A note beside the queue (``queued``, then
-    ``thinking`` with its start, gone when done) says where the request is."""
-    note = {"state": "queued", "attempt": attempt, "at": timezone.now().timestamp()}
-    if not COMPUTE.put_if_empty(_move_key(game_id, seq), note):
+    thought out already; whether it was queued. A note beside the queue says where the request
+    is: ``queued`` (or waiting for a retry), ``thinking`` since when, ``failed``; it is gone once
+    the move is made."""
+    key = _move_key(game_id, seq)
+    if not COMPUTE.put_if_empty(key, _note("queued", attempt)):
         return False
-    computer_move(game_id, seq, priority=Priority.LIVE if live else Priority.CORRESPONDENCE)
+    try:
+        computer_move(game_id, seq, priority=Priority.LIVE if live else Priority.CORRESPONDENCE)
+    except BaseException:
+        COMPUTE.delete(key)  # nothing was queued: the next change or sweep asks again
+        raise
     return True
 
 
-@compute_task(retries=1, retry_delay=2, context=True)
+@compute_task(retries=3, retry_delay=2, retry_backoff=2, context=True)
 def computer_move(game_id: int, seq: int, task=None) -> None:
-    """A bot's move, thought out here and never in a web process. An error is retried once;
-    a worker that dies in the middle is noticed by the minute sweep, which asks once more.
-    Either way the service's check of ``seq`` refuses a second move at the same point."""
+    """A bot's move, thought out here and never in a web process. An error is retried (2, 4
+    and 8 s later); a worker that dies in the middle is noticed by the minute sweep, which asks
+    once more. Either way the game's seq refuses a second move at the same point: a retry of a
+    move that was made finds the game past it and does nothing."""
     key = _move_key(game_id, seq)
-    note = COMPUTE.get(key, peek=True) or {"attempt": 1}
-    COMPUTE.put(key, {**note, "state": "thinking", "at": timezone.now().timestamp()})
+    attempt = (COMPUTE.get(key, peek=True) or {}).get("attempt", 1)
+    COMPUTE.put(key, _note("thinking", attempt))
     try:
         computer.move(game_id, seq)
     except Exception:
-        if task is None or task.retries == 0:  # the last try: the sweep asks no more
-            COMPUTE.put(key, {**note, "state": "failed", "at": timezone.now().timestamp()})
+        last = task is None or task.retries == 0
+        COMPUTE.put(key, _note("failed" if last else "queued", attempt))
+        if last:
+            log.error("the bot's move in game %s at %s failed on every try", game_id, seq)
         raise
     COMPUTE.delete(key)
 
 
+@COMPUTE.signal(SIGNAL_INTERRUPTED)
+def _asked_again_when_interrupted(signal, task) -> None:
+    """A consumer stopped at once in the middle of a move (SIGINT): queued again as it was."""
+    if task.name == "computer_move":
+        game_id, seq = task.args[:2]
+        note = COMPUTE.get(_move_key(game_id, seq)) or {}  # taken off
+        request_computer_move(game_id, seq, task.priority == Priority.LIVE, note.get("attempt", 1))
+
+
 def computer_moves_stalled(now: datetime) -> int:
-    """Ask again for the bot moves that stalled (the minute sweep): a move a worker took and
-    did not finish within ``COMPUTER_STALLED_SECONDS`` (it died, or its machine stopped) is
-    asked for once more, and never a third time; a move whose request is gone (a queue
-    emptied, a task of an earlier release) is asked for anew. A move still queued waits its
-    turn. How many were asked for again."""
+    """Ask again for the bot moves that stalled (the minute sweep); how many were asked for.
+
+    - a move a worker took and did not finish within ``COMPUTER_STALLED_SECONDS`` (it died,
+      its machine stopped), or that failed on every try, is asked for once more, and never a
+      third time (it is logged as an error, and the game waits for an admin);
+    - a move whose request is gone (a queue emptied, a task of an earlier release), or still
+      "queued" after ten times that long (lost between its note and the queue), is asked for
+      anew: a double is harmless, the game's seq refuses it;
+    - a move queued for less long waits its turn."""
     stalled = settings.COMPUTER_STALLED_SECONDS
-    since = now - timedelta(seconds=stalled)
+    since = (now - timedelta(seconds=stalled)).timestamp()
+    lost = (now - timedelta(seconds=10 * stalled)).timestamp()
     bots = Computer.USERNAME_PREFIX
     waiting = (
         Game.objects.running()
-        .filter(updated_at__lte=since)
+        .filter(updated_at__lte=now - timedelta(seconds=stalled))
         .filter(
             Q(to_decide=0, seat0__username__startswith=bots)
             | Q(to_decide=1, seat1__username__startswith=bots)
@@ -187,21 +208,35 @@ def computer_moves_stalled(now: datetime) -> int:
     )
     asked = 0
     for game in waiting:
-        if computer.deciding_bot(game) is None:
-            continue
-        key = _move_key(game.pk, game.seq)
-        note = COMPUTE.get(key, peek=True)
-        live = game.clock_control.live
-        if note is None:
-            log.warning("the bot's move in game %s at %s was lost: asked again", game.pk, game.seq)
-            asked += request_computer_move(game.pk, game.seq, live)
-        elif note["state"] == "thinking" and note["at"] <= since.timestamp():
-            if note["attempt"] >= 2:
-                continue  # asked twice already: the admin sees the game waiting
-            log.warning("the bot's move in game %s at %s stalled: asked again", game.pk, game.seq)
-            COMPUTE.delete(key)
-            asked += request_computer_move(game.pk, game.seq, live, attempt=note["attempt"] + 1)
+        try:
+            asked += _ask_again_if_stalled(game, since, lost)
+        except Exception:  # one broken game must not keep the others waiting
+            log.exception("sweep: could not look at the bot's move in game %s", game.pk)
     return asked
+
+
+def _ask_again_if_stalled(game: Game, since: float, lost: float) -> bool:
+    if computer.deciding_bot(game) is None:
+        return False
+    key = _move_key(game.pk, game.seq)
+    note = COMPUTE.get(key, peek=True)
+    live = game.clock_control.live
+    if note is None or (note["state"] == "queued" and note["at"] <= lost):
+        log.warning("the bot's move in game %s at %s was lost: asked again", game.pk, game.seq)
+        COMPUTE.delete(key)
+        return request_computer_move(game.pk, game.seq, live, (note or {}).get("attempt", 1))
+    stopped = note["state"] == "failed" or (note["state"] == "thinking" and note["at"] <= since)
+    if not stopped:
+        return False
+    if note["attempt"] >= 2:
+        log.error(
+            "the bot's move in game %s at %s stopped twice: not asked again", game.pk, game.seq
+        )
+        COMPUTE.put(key, _note("given up", note["attempt"]))
+        return False
+    log.warning("the bot's move in game %s at %s stalled: asked again", game.pk, game.seq)
+    COMPUTE.delete(key)
+    return request_computer_move(game.pk, game.seq, live, attempt=note["attempt"] + 1)
 
 
 @compute_task(expires=60, priority=Priority.LIVE)
@@ -230,7 +265,7 @@ def deliver(notification_id: int, task=None) -> None:
 def daily_digest() -> None:
     """Hourly: the digest of those whose own clock reads seven (zones half or three quarters
     of an hour off UTC read 7:30 or 7:45)."""
-    if first_to_claim("digest", *_tick(timedelta(hours=1))):
+    if first_to_claim("digest", timedelta(hours=1)):
         notify.daily_digests()
 
 
@@ -238,7 +273,7 @@ def daily_digest() -> None:
 def send_held_emails() -> None:
     """The emails held through quiet hours, at their end: an hour in the player's zone, which
     may begin at a quarter past an hour of UTC."""
-    if first_to_claim("held-emails", *_tick(timedelta(minutes=15))):
+    if first_to_claim("held-emails", timedelta(minutes=15)):
         notify.send_held()
 
 

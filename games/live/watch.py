@@ -37,11 +37,11 @@ def on_game_changed(game: Game, **_facts) -> None:
 
 
 def pushes_stay_in_process() -> bool:
-    """Whether a push sent by the worker would reach no browser: an in-memory channel layer,
-    and a task runner that is another process (not huey's immediate mode)."""
-    from huey.contrib.djhuey import HUEY
+    """Whether a push sent by the compute worker would reach no browser: an in-memory channel
+    layer, and a task runner that is another process (not huey's immediate mode)."""
+    from games.tasks import COMPUTE
 
-    return isinstance(get_channel_layer(), InMemoryChannelLayer) and not HUEY.immediate
+    return isinstance(get_channel_layer(), InMemoryChannelLayer) and not COMPUTE.immediate
 
 
 _watched: set[int] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 from factories import make_user
 from huey.contrib.djhuey import HUEY
@@ -130,7 +131,8 @@ def test_a_bot_move_asked_for_twice_at_the_same_point_is_queued_once(queued):
 
 
 def test_the_same_move_run_twice_is_played_once(queued):
-    # A retry after the first try committed: the service's check of the seq refuses the double.
+    # A retry of a move that was made (its worker died after the commit): the game is past the
+    # seq the move was asked for at, and nothing more is played.
     game = against_the_bot("alice", level="random")
     task = COMPUTE.dequeue()
     COMPUTE.execute(task)
@@ -148,9 +150,10 @@ def test_a_move_a_dead_worker_dropped_is_asked_for_again_once(queued, settings):
     thinking = {**note, "state": "thinking", "at": timezone.now().timestamp()}
     COMPUTE.put(key, thinking)  # ... starts to think, and dies: nothing else happens
 
-    later = timezone.now() + timedelta(seconds=10)
-    assert tasks.computer_moves_stalled(later) == 0  # a search may take that long
+    # A game waiting long for the bot, but a search begun 10 s ago: it may still be going on.
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=2))
+    COMPUTE.put(key, {**thinking, "at": (timezone.now() - timedelta(seconds=10)).timestamp()})
+    assert tasks.computer_moves_stalled(timezone.now()) == 0
     COMPUTE.put(key, {**thinking, "at": (timezone.now() - timedelta(minutes=2)).timestamp()})
     assert tasks.computer_moves_stalled(timezone.now()) == 1
     assert names(COMPUTE) == ["computer_move"]
@@ -162,6 +165,8 @@ def test_a_move_a_dead_worker_dropped_is_asked_for_again_once(queued, settings):
     COMPUTE.put(key, {**COMPUTE.get(key, peek=True), "state": "thinking", "at": 0})
     assert tasks.computer_moves_stalled(timezone.now()) == 0
     assert COMPUTE.pending_count() == 0
+    assert COMPUTE.get(key, peek=True)["state"] == "given up"
+    assert tasks.computer_moves_stalled(timezone.now()) == 0
     # The player can still end it: the game is not locked by the lost move.
     game.refresh_from_db()
     services.resign(game, game.seat0)
@@ -170,7 +175,7 @@ def test_a_move_a_dead_worker_dropped_is_asked_for_again_once(queued, settings):
 
 
 def test_a_move_whose_request_was_lost_is_asked_for_anew(queued):
-    # The queue emptied under it (a Redis restarted, a task of an earlier release).
+    # The queue and its notes emptied under it (a Redis restarted, an earlier release's task).
     game = against_the_bot("alice", level="random")
     COMPUTE.flush()
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=2))
@@ -178,6 +183,60 @@ def test_a_move_whose_request_was_lost_is_asked_for_anew(queued):
     run_all(COMPUTE)
     game.refresh_from_db()
     assert game.to_decide == 0
+
+
+def test_a_move_noted_as_queued_but_gone_from_the_queue_is_asked_for_anew(queued, settings):
+    # Lost between its note and the queue: only the queue was emptied.
+    settings.COMPUTER_STALLED_SECONDS = 30
+    game = against_the_bot("alice", level="random")
+    COMPUTE.storage.flush_queue()
+    key = f"computer-move:{game.pk}:0"
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert tasks.computer_moves_stalled(timezone.now()) == 0  # queued just now: its turn comes
+    note = COMPUTE.get(key, peek=True)
+    COMPUTE.put(key, {**note, "at": (timezone.now() - timedelta(minutes=6)).timestamp()})
+    assert tasks.computer_moves_stalled(timezone.now()) == 1
+    run_all(COMPUTE)
+    game.refresh_from_db()
+    assert game.to_decide == 0
+
+
+def test_a_move_that_fails_is_retried_then_asked_for_once_more(queued, monkeypatch):
+    # A stand-in for a broken bot (unit test): its move raises every time.
+    game = against_the_bot("alice", level="random")
+    key = f"computer-move:{game.pk}:0"
+    monkeypatch.setattr(tasks.computer, "move", lambda *args: 1 / 0)
+    task = COMPUTE.dequeue()
+    COMPUTE.execute(task)
+    assert COMPUTE.get(key, peek=True)["state"] == "queued"  # waiting for its retry
+    assert [t.args for t in COMPUTE.scheduled()] == [(game.pk, 0)]
+    task.retries, task.eta = 0, None  # its last try, come due
+    COMPUTE.execute(task)
+    assert COMPUTE.get(key, peek=True)["state"] == "failed"
+
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=2))
+    assert tasks.computer_moves_stalled(timezone.now()) == 1  # once more, a second attempt
+    assert COMPUTE.get(key, peek=True)["attempt"] == 2
+    again = COMPUTE.dequeue()
+    again.retries = 0
+    COMPUTE.execute(again)
+    assert tasks.computer_moves_stalled(timezone.now()) == 0  # and never a third
+    assert COMPUTE.get(key, peek=True)["state"] == "given up"
+
+
+def test_a_move_cut_short_by_a_stop_is_queued_again(queued, monkeypatch):
+    # A consumer stopped at once (SIGINT) in the middle of the search: huey interrupts it.
+    game = against_the_bot("alice", level="random")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tasks.computer, "move", interrupted)
+    COMPUTE.execute(COMPUTE.dequeue())
+    assert [
+        task.args for task in map(COMPUTE.deserialize_task, COMPUTE.storage.enqueued_items())
+    ] == [(game.pk, 0)]
+    assert COMPUTE.get(f"computer-move:{game.pk}:0", peek=True)["state"] == "queued"
 
 
 def test_a_move_still_queued_is_left_to_wait_its_turn(queued):
@@ -193,10 +252,26 @@ def test_periodic_tasks_run_once_with_two_light_consumers(queued, monkeypatch):
     monkeypatch.setattr(tasks.notify, "daily_digests", lambda: digests.append(1))
     consumers = [HUEY.create_consumer(workers=1, periodic=True) for _ in range(2)]
     on_the_hour = timezone.now().replace(minute=0, second=5, microsecond=0)
-    for consumer in consumers:  # each one's scheduler queues the minute's periodic tasks
-        consumer._create_scheduler().enqueue_periodic_tasks(on_the_hour)
-    assert names(HUEY).count("sweep_every_minute") == 2
-    while HUEY.pending_count():
-        run_next(HUEY)
-    assert swept == [1]
+    with time_machine.travel(on_the_hour, tick=False):
+        for consumer in consumers:  # each one's scheduler queues the minute's periodic tasks
+            consumer._create_scheduler().enqueue_periodic_tasks(on_the_hour)
+        assert names(HUEY).count("sweep_every_minute") == 2
+        while HUEY.pending_count():
+            run_next(HUEY)
+        assert swept == [1]
+        assert digests == [1]
+    # The next minute's copies, one late by a minute: one sweep more, no digest.
+    for moment in (
+        on_the_hour + timedelta(minutes=1),
+        on_the_hour + timedelta(minutes=1, seconds=50),
+    ):
+        with time_machine.travel(moment, tick=False):
+            consumers[0]._create_scheduler().enqueue_periodic_tasks(moment)
+            run_all(HUEY)
+    # A copy of minute one's, run late at two past, takes minute two's tick: minute two's own
+    # copy then does nothing. One sweep a minute all the same.
+    with time_machine.travel(on_the_hour + timedelta(minutes=2, seconds=1), tick=False):
+        tasks.sweep_every_minute.call_local()
+        tasks.sweep_every_minute.call_local()
+    assert swept == [1, 1, 1]
     assert digests == [1]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
@@ -35,7 +35,7 @@ from django.utils import timezone
 from games import events
 from games.bots import BUDGETS, Budget
 from games.bots.arena import Bot, play, wilson
-from games.models import Action, Game
+from games.models import Action, Computer, Game
 from games.play import computer, services, states
 from games.tasks import COMPUTE
 from games.terms import GameSettings
@@ -67,6 +67,12 @@ class Command(BaseCommand):
         parser.add_argument("--arena-simulations", type=int, default=BUDGETS["middle"].simulations)
 
     def handle(self, *args, **options) -> None:
+        people = User.objects.exclude(username__startswith=Computer.USERNAME_PREFIX)
+        if Game.objects.exists() or people.exclude(username__startswith="compute-").exists():
+            raise CommandError(
+                "load_compute deletes the games it plays and empties the compute queue: run it "
+                "on a throwaway database and queue, as `make load-compute` does"
+            )
         self.options = options
         # The web process's watcher of bot moves has no browser to tell here.
         events.game_changed.disconnect(dispatch_uid="games.live.watch.on_game_changed")

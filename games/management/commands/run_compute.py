@@ -37,6 +37,10 @@ class Command(BaseCommand):
         # What every move needs, imported once here rather than in each worker's first move.
         from games import bots, kinds  # noqa: F401
 
-        # The workers are forked: none may inherit this process's database connection.
+        # The workers are forked: none may inherit this process's connections, to the database
+        # or to the light queue's storage.
         connections.close_all()
+        from huey.contrib.djhuey import HUEY
+
+        HUEY.storage.close()
         COMPUTE.create_consumer(**config.values).run()
