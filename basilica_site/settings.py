@@ -282,6 +282,8 @@ else:
 # its machine stopped) is asked for once more by the minute sweep; so is one whose request was
 # lost (a queue emptied).
 COMPUTER_STALLED_SECONDS = int(os.environ.get("COMPUTER_STALLED_SECONDS", "30"))
+# /health/ says the site is unhealthy when no light consumer has swept for this long.
+HEALTH_WORKER_SECONDS = int(os.environ.get("HEALTH_WORKER_SECONDS", "180"))
 # The search bot's simulations a move, instead of its budget for each kind (games.bots): for a
 # machine much slower or faster than these, or the figures of `make load-compute`. 0: the budget.
 COMPUTER_SIMULATIONS = int(os.environ.get("COMPUTER_SIMULATIONS", "0"))
@@ -400,6 +402,8 @@ CSRF_COOKIE_HTTPONLY = True  # htmx sends the token from the page (hx-headers), 
 if not DEBUG:
     # HTTPS only, behind a proxy that says which scheme the browser used (README: nginx).
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    # The process supervisor asks the daphne itself, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)

@@ -11,6 +11,7 @@ from games.web import (  # noqa: F401 - converters: <username:>
     calendar_feed,
     converters,
     front,
+    health,
     locale,
     my_data,
     push_devices,
@@ -58,6 +59,7 @@ urlpatterns = [
     path("rules/<edition:edition>/", views.rules, name="rules-edition"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
     path("admin/", admin.site.urls),
+    path("health/", health.health, name="health"),
     path("favicon.ico", favicon),
 ]
 

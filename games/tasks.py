@@ -106,8 +106,17 @@ def sweep(now=None) -> dict:
     return {"ended": ended, "warned": warned, "asked_again": computer_moves_stalled(now)}
 
 
+HEARTBEAT = "heartbeat:light"
+
+
+def last_heartbeat() -> float | None:
+    """When a light consumer last ran its minute sweep (a Unix time), if one ever did."""
+    return HUEY.get(HEARTBEAT, peek=True)
+
+
 @db_periodic_task(crontab(minute="*"))
 def sweep_every_minute() -> None:
+    HUEY.put(HEARTBEAT, timezone.now().timestamp())  # for /health/: a light consumer is alive
     if not first_to_claim("sweep", timedelta(minutes=1)):
         return
     result = sweep()
