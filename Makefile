@@ -7,7 +7,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install messages run worker compute sweep backup restore-check test check-games backup-check test-postgres test-browser chromium axe lint fmt simulate bench profile profile-before arena load load-scaling load-compute chaos clean
+.PHONY: install messages run worker compute sweep backup restore-check test check-games backup-check upgrade-check test-postgres test-browser chromium axe lint fmt simulate bench profile profile-before arena load load-scaling load-compute chaos clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -83,6 +83,7 @@ test: install lint
 	$(PY) -m pytest -m "not browser"
 	$(MAKE) --no-print-directory check-games
 	$(MAKE) --no-print-directory backup-check
+	$(MAKE) --no-print-directory upgrade-check
 	$(MAKE) --no-print-directory profile PROFILE_ARGS="--moves 2 --top 3"
 	$(MAKE) --no-print-directory load-compute COMPUTE_ARGS="$(COMPUTE_TINY)"
 	$(MAKE) --no-print-directory test-postgres
@@ -176,6 +177,25 @@ backup-check: install
 	@if $(PY) tests/multiprocess/services_up.py postgres; then \
 		$(PY) manage.py backup_round_trip --server $(PG_SERVER_URL); \
 	else echo "PostgreSQL cannot be had on this machine: the backup round trip is skipped"; fi
+
+# An upgrade from the previous release keeps every game: a database made and seeded by that
+# release's code and migrations (from the repository's history, which a clone has), migrated by
+# this code, and every game replayed by this code's check_games. UPGRADE_FROM is that release.
+UPGRADE_FROM = d0d36f1
+UPGRADE_TREE = $(LOAD_DIR)/basilica-upgrade-$(shell id -u)
+UPGRADE_DB = $(UPGRADE_TREE).sqlite3
+UPGRADE_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(UPGRADE_DB) HUEY_SQLITE=$(UPGRADE_DB).huey
+upgrade-check: export DJANGO_DEBUG ?= 1
+upgrade-check: install
+	@git cat-file -e $(UPGRADE_FROM)^{commit} 2>/dev/null || \
+		(echo "upgrade-check needs the repository's history (release $(UPGRADE_FROM)): git fetch --unshallow" && exit 1)
+	rm -rf $(UPGRADE_TREE) $(UPGRADE_DB) $(UPGRADE_DB).huey* && mkdir -p $(UPGRADE_TREE)
+	git archive $(UPGRADE_FROM) | tar -x -C $(UPGRADE_TREE)
+	cd $(UPGRADE_TREE) && $(UPGRADE_ENV) $(abspath $(PY)) manage.py migrate --noinput -v0
+	cd $(UPGRADE_TREE) && $(UPGRADE_ENV) $(abspath $(PY)) manage.py seed_games
+	$(UPGRADE_ENV) $(PY) manage.py migrate --noinput
+	$(UPGRADE_ENV) $(PY) manage.py check_games
+	rm -rf $(UPGRADE_TREE) $(UPGRADE_DB) $(UPGRADE_DB).huey*
 
 # The load figures of issue 10, in one process on a throwaway SQLite file and the in-memory layer.
 # The file (and the task queue's) go on tmpfs where there is one: on a disk shared with other
