@@ -34,7 +34,7 @@ SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 class Command(BaseCommand):
-    help = "Seed a throwaway PostgreSQL database, back it up, restore-check the dump (and two bad ones)."
+    help = "Seed a throwaway PostgreSQL database, back it up, restore-check it (and two bad dumps)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -100,7 +100,7 @@ class Command(BaseCommand):
 
     def manage(self, env: dict[str, str], *command: str, check: bool = True):
         """``manage.py COMMAND`` in a process of its own, its output shown as it ends."""
-        self.stdout.write(f"$ manage.py {' '.join(command)}")
+        began = time.perf_counter()
         done = subprocess.run(
             [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *command],
             env=env,
@@ -110,6 +110,8 @@ class Command(BaseCommand):
             text=True,
             check=False,
         )
+        took = time.perf_counter() - began
+        self.stdout.write(f"$ manage.py {' '.join(command)}  ({took:.1f} s)")
         if done.stdout.strip():
             self.stdout.write(done.stdout.rstrip())
         if check and done.returncode:
