@@ -403,7 +403,7 @@ if not DEBUG:
     # HTTPS only, behind a proxy that says which scheme the browser used (README: nginx).
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     # The process supervisor asks the daphne itself, over plain HTTP.
-    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+    SECURE_REDIRECT_EXEMPT = [r"^health/(web/)?$"]
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)

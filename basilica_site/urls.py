@@ -60,6 +60,7 @@ urlpatterns = [
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
     path("admin/", admin.site.urls),
     path("health/", health.health, name="health"),
+    path("health/web/", health.health, {"worker": False}, name="health-web"),
     path("favicon.ico", favicon),
 ]
 

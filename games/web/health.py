@@ -1,6 +1,8 @@
-"""`/health/`, for the proxy and the process supervisor: 200 when the site can serve, 503 when
-it cannot. It looks at the database, the cache, Redis (when the site has one) and the light
+"""`/health/`, for monitoring and the process supervisor: 200 when the site is well, 503 when it
+is not. It looks at the database, the cache, Redis (when the site has one) and the light
 queue's consumer, which leaves a heartbeat at every minute sweep (``tasks.sweep_every_minute``).
+`/health/web/` leaves the consumer out, for a proxy that asks whether this web process can
+serve: a stopped worker is no reason to stop sending players to it.
 Anybody may ask; only a staff member is told which part failed and why."""
 
 from __future__ import annotations
@@ -54,9 +56,11 @@ def _worker() -> str:
     return ""
 
 
-def checks() -> dict[str, str]:
-    """Each part's trouble ("" when it is well)."""
-    parts = {"database": _database, "cache": _cache, "worker": _worker}
+def checks(worker: bool = True) -> dict[str, str]:
+    """Each part's trouble ("" when it is well); the light consumer's too if ``worker``."""
+    parts = {"database": _database, "cache": _cache}
+    if worker:
+        parts["worker"] = _worker
     if settings.REDIS_URL:
         parts["redis"] = _redis
     found = {}
@@ -72,8 +76,8 @@ def checks() -> dict[str, str]:
 
 @never_cache
 @require_GET
-def health(request: HttpRequest) -> JsonResponse:
-    found = checks()
+def health(request: HttpRequest, worker: bool = True) -> JsonResponse:
+    found = checks(worker)
     healthy = not any(found.values())
     body = {"status": "ok" if healthy else "unhealthy"}
     if request.user.is_authenticated and request.user.is_staff:

@@ -45,6 +45,18 @@ def test_a_worker_that_never_swept_is_unhealthy(client):
     assert client.get("/health/").status_code == 503
 
 
+def test_the_proxy_check_leaves_the_worker_out(client):
+    # No sweep ever ran, yet this web process can serve players.
+    answer = client.get("/health/web/")
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ok"}
+
+
+def test_the_proxy_check_sees_redis_down(client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    assert client.get("/health/web/").status_code == 503
+
+
 def test_redis_down_is_unhealthy(client, settings, swept):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # a port nothing listens on
     answer = client.get("/health/")
