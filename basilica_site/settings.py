@@ -335,6 +335,18 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Error reports to Sentry, only when SENTRY_DSN is set (basilica_site.reporting says what a
+# report may not hold); otherwise the SDK is not started at all.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from basilica_site.reporting import start_error_reporting
+
+    start_error_reporting(
+        SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "development" if DEBUG else "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )
+
 # Readable lines in development; in production one JSON object a line, each with its request id
 # and user id (basilica_site.logs). `LOG_LEVEL` and `HUEY_LOG_LEVEL` set how much is said.
 LOGGING = logging_config(DEBUG)
