@@ -17,6 +17,8 @@ import re
 import uuid
 from contextvars import ContextVar
 
+from django.core.signals import request_finished
+
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 USER_ID: ContextVar[int | None] = ContextVar("user_id", default=None)
 
@@ -41,12 +43,12 @@ class RequestContext:
 
     def __init__(self, get_response):
         self.get_response = get_response
+        # Django logs an answer of 400 or more ("Not Found: ...") after the last middleware has
+        # returned: the ids are forgotten only when the answer is closed, once it is sent.
+        request_finished.connect(forget_request, dispatch_uid="basilica_site.logs.forget")
 
     def __call__(self, request):
         request.request_id = request_id_of(request)
-        # Set and left set: Django logs an answer of 400 or more ("Not Found: ...") after the
-        # last middleware has returned. Each request under ASGI has a context of its own, and a
-        # thread serving requests one after another (WSGI) sets both again at the next one.
         REQUEST_ID.set(request.request_id)
         USER_ID.set(None)
         response = self.get_response(request)
@@ -58,6 +60,12 @@ class RequestContext:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             USER_ID.set(user.pk)
+
+
+def forget_request(**kwargs) -> None:
+    """No line logged after a request, by the thread that served it, counts as one of it."""
+    REQUEST_ID.set(None)
+    USER_ID.set(None)
 
 
 class RequestFields(logging.Filter):
