@@ -6,6 +6,7 @@ who is on the other end before it accepts.
 
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basilica_site.settings")
@@ -17,14 +18,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
-)
+websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+if settings.SENTRY_DSN:
+    # Django's pages report their errors through sentry-sdk's Django integration; a socket's
+    # consumer, outside Django's handler, is wrapped so that its errors come with the socket's
+    # path and headers (basilica_site.reporting scrubs them alike).
+    from sentry_sdk.integrations.asgi import SentryAsgiMiddleware
+
+    websockets = SentryAsgiMiddleware(websockets)
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 
 from basilica_site.runtime import freeze_startup_objects  # noqa: E402
 

@@ -15,6 +15,8 @@ from urllib.parse import unquote, urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from basilica_site.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every line logged while a request is served carries its request id.
+    "basilica_site.logs.RequestContext",
     "django.middleware.security.SecurityMiddleware",
     # Outside every middleware that writes a body (compact_html), so that it compresses what they
     # made; outside whitenoise too, so that development's static files, read from the sources,
@@ -331,20 +335,21 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # huey's worker adds a handler of its own unless its logger has one: log once, here.
-    "loggers": {
-        "huey": {
-            "handlers": ["console"],
-            "level": os.environ.get("HUEY_LOG_LEVEL", "WARNING"),
-            "propagate": False,
-        }
-    },
-}
+# Error reports to Sentry, only when SENTRY_DSN is set (basilica_site.reporting says what a
+# report may not hold); otherwise the SDK is not started at all.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from basilica_site.reporting import start_error_reporting
+
+    start_error_reporting(
+        SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "development" if DEBUG else "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )
+
+# Readable lines in development; in production one JSON object a line, each with its request id
+# and user id (basilica_site.logs). `LOG_LEVEL` and `HUEY_LOG_LEVEL` set how much is said.
+LOGGING = logging_config(DEBUG)
 
 # -- hardening for the open internet (issue 10) -----------------------------------------------
 

@@ -27,6 +27,9 @@ from games.ratings import service as ratings
 from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
 
 log = logging.getLogger(__name__)
+# A line for every move, under a name of its own: the load and benchmark commands, which play
+# thousands in one process, quiet it.
+moves_log = logging.getLogger("games.moves")
 
 
 # -- creating and joining games ----------------------------------------------------------------
@@ -222,6 +225,7 @@ def _append(
     made = Action.objects.create(game=game, seq=game.seq + 1, player=seat, user=user, data=data)
     game.seq += 1
     transaction.on_commit(lambda: timing.decided(game, made.seq, seat, made.created_at))
+    transaction.on_commit(lambda: _log_move(game.pk, made.seq, seat))
     if not prepared:
         vacation.end(user)  # any move of theirs ends a vacation; a prepared reply is not one
     _record_progress(game, following)
@@ -230,6 +234,14 @@ def _append(
     waiting = conditional.follow(game, game.seq, data)
     transaction.on_commit(lambda: states.keep(game.pk, len(state.history), state))
     return waiting
+
+
+def _log_move(game_id: int, seq: int, seat: int) -> None:
+    """One line for each move that reached the log, once it is committed: with the request id
+    of the page that posted it, the game and the seq let an operator follow a game."""
+    moves_log.info(
+        "game %s: seat %s made move %s", game_id, seat, seq, extra={"game_id": game_id, "seq": seq}
+    )
 
 
 def _play_prepared_replies(game: Game, state, waiting: list):

@@ -7,6 +7,7 @@ percentile of each, and the database queries of one request."""
 from __future__ import annotations
 
 import json
+import logging
 import statistics
 import time
 
@@ -34,6 +35,8 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=60)
 
     def handle(self, *args, rounds: int, **options):
+        # A line for each move (games.moves) would bury the figures.
+        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from basilica_site.runtime import freeze_startup_objects
 
         setup_test_environment()

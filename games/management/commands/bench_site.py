@@ -8,6 +8,7 @@ or cache, apply, append, commit, render), and a fresh replay of the stored log.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import statistics
 import time
@@ -45,6 +46,8 @@ class Command(BaseCommand):
         parser.add_argument("--moves", type=int, default=400)
 
     def handle(self, *args, moves: int, **options):
+        # A line for each move (games.moves) would bury the figures.
+        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from django.db import connection
 
         from basilica_site.runtime import freeze_startup_objects

@@ -14,6 +14,7 @@ people's side of games against the search bot itself, at once whenever their tur
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
@@ -67,6 +68,8 @@ class Command(BaseCommand):
         parser.add_argument("--arena-simulations", type=int, default=BUDGETS["middle"].simulations)
 
     def handle(self, *args, **options) -> None:
+        # A line for each move (games.moves) would bury the figures.
+        logging.getLogger("games.moves").setLevel(logging.WARNING)
         people = User.objects.exclude(username__startswith=Computer.USERNAME_PREFIX)
         if Game.objects.exists() or people.exclude(username__startswith="compute-").exists():
             raise CommandError(

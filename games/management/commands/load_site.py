@@ -14,6 +14,7 @@ import asyncio
 import gc
 import itertools
 import json
+import logging
 import random
 import resource
 import statistics
@@ -149,6 +150,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        # A line for each move (games.moves) would bury the figures.
+        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from django.conf import settings
 
         settings.DEBUG = False  # DEBUG would log every query: production does not
