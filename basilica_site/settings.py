@@ -7,6 +7,7 @@ layer and a development secret. In production set ``DJANGO_DEBUG=0`` and ``SECRE
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -63,6 +64,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that every line logged while a request is served carries its request id.
     "basilica_site.logs.RequestContext",
+    # Next, first in and last out of the rest: a request's time is the whole of the site's work.
+    "games.web.metrics.measure_requests",
     "django.middleware.security.SecurityMiddleware",
     # Outside every middleware that writes a body (compact_html), so that it compresses what they
     # made; outside whitenoise too, so that development's static files, read from the sources,
@@ -288,6 +291,19 @@ else:
 COMPUTER_STALLED_SECONDS = int(os.environ.get("COMPUTER_STALLED_SECONDS", "30"))
 # /health/ says the site is unhealthy when no light consumer has swept for this long.
 HEALTH_WORKER_SECONDS = int(os.environ.get("HEALTH_WORKER_SECONDS", "180"))
+# /metrics/ (Prometheus) answers these addresses or networks, and whoever sends the token as a
+# bearer when one is set; anyone else gets a 404 (games.web.metrics).
+METRICS_ALLOWED_IPS = [
+    a.strip()
+    for a in os.environ.get("METRICS_ALLOWED_IPS", "127.0.0.1,::1").split(",")
+    if a.strip()
+]
+for _allowed in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_allowed)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"METRICS_ALLOWED_IPS: {error}") from None
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # The search bot's simulations a move, instead of its budget for each kind (games.bots): for a
 # machine much slower or faster than these, or the figures of `make load-compute`. 0: the budget.
 COMPUTER_SIMULATIONS = int(os.environ.get("COMPUTER_SIMULATIONS", "0"))
@@ -407,8 +423,8 @@ CSRF_COOKIE_HTTPONLY = True  # htmx sends the token from the page (hx-headers), 
 if not DEBUG:
     # HTTPS only, behind a proxy that says which scheme the browser used (README: nginx).
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
-    # The process supervisor asks the daphne itself, over plain HTTP.
-    SECURE_REDIRECT_EXEMPT = [r"^health/(web/)?$"]
+    # The process supervisor, the proxy and Prometheus ask the daphne itself, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/(web/)?$", r"^metrics/$"]
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)

@@ -13,6 +13,7 @@ from games.web import (  # noqa: F401 - converters: <username:>
     front,
     health,
     locale,
+    metrics,
     my_data,
     push_devices,
     views,
@@ -61,6 +62,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("health/", health.health, name="health"),
     path("health/web/", health.health, {"worker": False}, name="health-web"),
+    path("metrics/", metrics.metrics, name="metrics"),
     path("favicon.ico", favicon),
 ]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -19,6 +20,12 @@ def version(game) -> str:
     """What tells one state of a game's row from another: its seq and its last change (a game
     can end without a move, by a clock)."""
     return f"{game.seq}@{game.updated_at.isoformat()}"
+
+
+def changed_at(announced: str) -> datetime:
+    """When the change a ``version`` names was written: the game's row, in the transaction
+    that made it, a few milliseconds before its commit."""
+    return datetime.fromisoformat(announced.split("@", 1)[1])
 
 
 def announce(game, loop: asyncio.AbstractEventLoop | None = None, by: int | None = None) -> None:

@@ -28,8 +28,9 @@ from django.utils.translation import gettext as _
 
 from games.correspondence import notify
 from games.live import lobby, pushes, watch
-from games.live.announce import group_name
+from games.live.announce import changed_at, group_name
 from games.models import Computer, Game
+from games.web import metrics
 from games.web.locale import locale_of_socket
 
 # The codes a server closes with are an application's own (4000-4999): daphne's websocket library
@@ -54,9 +55,11 @@ def _opening(scope: dict, game_id: int, user) -> tuple[Game | None, pushes.Local
 
 
 class CountedConsumer(AsyncWebsocketConsumer):
-    """A socket that counts against its owner's cap (``pushes.open_socket``) while it is open."""
+    """A socket that counts against its owner's cap (``pushes.open_socket``) while it is open,
+    and in this process's figure of open sockets (``metrics.OPEN_SOCKETS``)."""
 
     owner: tuple | None = None  # whom this socket counts against, while it counts
+    page = ""  # what the socket serves, as the figure of open sockets names it
 
     async def __call__(self, scope, receive, send) -> None:
         # Whatever way the socket ends (refused, closed by either side, an error in a handler,
@@ -76,6 +79,7 @@ class CountedConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY)
             return False
         self.owner = owner
+        metrics.OPEN_SOCKETS.labels(self.page).inc()
         return True
 
     def release(self) -> None:
@@ -83,6 +87,7 @@ class CountedConsumer(AsyncWebsocketConsumer):
         owner, self.owner = self.owner, None
         if owner is not None:
             pushes.close_socket(owner)
+            metrics.OPEN_SOCKETS.labels(self.page).dec()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
@@ -94,6 +99,7 @@ class CountedConsumer(AsyncWebsocketConsumer):
 
 
 class GameConsumer(CountedConsumer):
+    page = "game"
     waiting = False  # opened on a game still waiting for an opponent: its page is no board
 
     async def connect(self) -> None:
@@ -114,6 +120,7 @@ class GameConsumer(CountedConsumer):
             return
         self.game_id = game.pk
         self.seat = game.seat_of(user)
+        self.shown_seq = game.seq  # the last seq this page was sent: a higher one is a move
         self.group = group_name(game.pk)
         if game.status == Game.Status.OPEN:
             await self.wait_for_opponent(game)
@@ -149,6 +156,8 @@ class GameConsumer(CountedConsumer):
     # -- events from the group ---------------------------------------------------------------
 
     async def game_moved(self, event: dict) -> None:
+        moved = event["seq"] > self.shown_seq  # not a clock, a resignation or a rematch offer
+        self.shown_seq = max(self.shown_seq, event["seq"])
         if self.waiting:
             await self.send_notice({"type": "seq", "seq": event["seq"], "status": event["status"]})
             return
@@ -167,6 +176,10 @@ class GameConsumer(CountedConsumer):
         else:
             html = await database_sync_to_async(self.players_push)()
         await self.send(text_data=html)
+        if moved and self.seat is not None and event.get("version"):
+            # The opponent's push (the mover's own sockets returned above).
+            waited = time.time() - changed_at(event["version"]).timestamp()
+            metrics.MOVE_TO_PUSH.observe(max(waited, 0.0))  # another machine's clock may lead
 
     def players_push(self) -> str:
         """In a worker thread: the push as this player sees it, with the header's count of the
@@ -268,7 +281,7 @@ class ListConsumer(CountedConsumer):
 
     def __init__(self, *args, which: str, members_only: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.which = which
+        self.which = self.page = which
         self.members_only = members_only
 
     async def connect(self) -> None:
