@@ -16,6 +16,7 @@ from games.web import (  # noqa: F401 - converters: <username:>
     metrics,
     my_data,
     push_devices,
+    staff_figures,
     views,
 )
 from games.web.ratelimit import limited
@@ -59,6 +60,8 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("rules/<edition:edition>/", views.rules, name="rules-edition"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
+    # Before the admin's own URLs; admin_view refuses anyone but the staff as the admin does.
+    path("admin/figures/", admin.site.admin_view(staff_figures.page), name="site-figures"),
     path("admin/", admin.site.urls),
     path("health/", health.health, name="health"),
     path("health/web/", health.health, {"worker": False}, name="health-web"),

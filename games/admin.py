@@ -37,6 +37,9 @@ from games.models import (
 from games.play import referee, states
 from games.web import converters  # noqa: F401 - converters: <game:>
 
+# The index links to the site's figures (games.web.staff_figures) above the models.
+admin.site.index_template = "admin/games/index.html"
+
 
 class PlayerFilter(admin.SimpleListFilter):
     title = gettext_lazy("player")
