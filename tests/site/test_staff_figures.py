@@ -73,7 +73,7 @@ def test_the_queues_and_the_workers_last_sweep_are_told(calendar, staff):
 def test_each_chart_is_an_image_named_by_its_title_and_drawn_to_the_pages_width(staff):
     page = staff.get(FIGURES).content.decode()
     charts = re.findall(
-        r'<figure class="site-figure">\s*(<svg [^>]*>)\s*<title[^>]*>([^<]+)<', page
+        r'<figure class="site-figure">.*?(<svg [^>]*>)\s*<title[^>]*>([^<]+)<', page, re.S
     )
     assert [title for _, title in charts] == [
         "Moves",
