@@ -23,9 +23,9 @@ import time
 
 import prometheus_client
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
@@ -43,7 +43,8 @@ REQUESTS = Histogram(
 )
 MOVE_TO_PUSH = Histogram(
     "basilica_move_push_seconds",
-    "Time from a move's commit to its push sent to the opponent's socket by this process.",
+    "Time from a move (its game's row written, just before the commit) to its push sent to the "
+    "opponent's socket by this process.",
     buckets=(0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 OPEN_SOCKETS = Gauge(
@@ -153,11 +154,13 @@ def may_scrape(request: HttpRequest) -> bool:
     return any(address in ipaddress.ip_network(allowed) for allowed in settings.METRICS_ALLOWED_IPS)
 
 
+@csrf_exempt  # it changes nothing; a stranger's POST is told 404 as their GET is, not 403
 @never_cache
-@require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
     registries = PARTS.get(request.GET.get("part", ""))
     if not may_scrape(request) or registries is None:
         raise Http404("nothing here")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     body = b"".join(prometheus_client.generate_latest(registry) for registry in registries)
     return HttpResponse(body, content_type=prometheus_client.CONTENT_TYPE_LATEST)

@@ -64,6 +64,14 @@ def hand_over(game):
 
 def test_another_address_is_told_there_is_nothing_here(client):
     assert client.get("/metrics/", REMOTE_ADDR=STRANGER).status_code == 404
+    # Asked otherwise, the same: nothing tells a stranger that something is here.
+    as_a_browser = Client(enforce_csrf_checks=True)  # a POST without a token: not 403 either
+    assert as_a_browser.post("/metrics/", REMOTE_ADDR=STRANGER).status_code == 404
+    assert client.get("/metrics/?part=site", REMOTE_ADDR=STRANGER).status_code == 404
+
+
+def test_the_scraper_may_only_read(client):
+    assert client.post("/metrics/", REMOTE_ADDR="127.0.0.1").status_code == 405
 
 
 def test_the_scrapers_own_address_is_answered(client):
