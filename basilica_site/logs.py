@@ -16,6 +16,7 @@ import os
 import re
 import uuid
 from contextvars import ContextVar
+from functools import wraps
 
 from django.core.signals import request_finished
 
@@ -113,3 +114,21 @@ def logging_config(debug: bool) -> dict:
             }
         },
     }
+
+
+def without_move_lines(handle):
+    """A command's ``handle`` that prints figures: no line for each move while it runs (they
+    would bury the figures), and the move logger as it was afterwards (the tests run such
+    commands in their own process)."""
+
+    @wraps(handle)
+    def quiet(*args, **kwargs):
+        moves = logging.getLogger("games.moves")
+        level = moves.level
+        moves.setLevel(logging.WARNING)
+        try:
+            return handle(*args, **kwargs)
+        finally:
+            moves.setLevel(level)
+
+    return quiet

@@ -7,7 +7,6 @@ percentile of each, and the database queries of one request."""
 from __future__ import annotations
 
 import json
-import logging
 import statistics
 import time
 
@@ -18,6 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, setup_test_environment
 from django.urls import reverse
 
+from basilica_site.logs import without_move_lines
 from games.correspondence import calendar, notes
 from games.engine import cathedral as engine
 from games.play import conditional, services, states
@@ -34,9 +34,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--rounds", type=int, default=60)
 
+    @without_move_lines
     def handle(self, *args, rounds: int, **options):
-        # A line for each move (games.moves) would bury the figures.
-        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from basilica_site.runtime import freeze_startup_objects
 
         setup_test_environment()

@@ -8,7 +8,6 @@ or cache, apply, append, commit, render), and a fresh replay of the stored log.
 from __future__ import annotations
 
 import json
-import logging
 import random
 import statistics
 import time
@@ -18,6 +17,7 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.test.utils import setup_test_environment
 
+from basilica_site.logs import without_move_lines
 from games.engine import basilica as engine
 from games.play import services, states
 
@@ -45,9 +45,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--moves", type=int, default=400)
 
+    @without_move_lines
     def handle(self, *args, moves: int, **options):
-        # A line for each move (games.moves) would bury the figures.
-        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from django.db import connection
 
         from basilica_site.runtime import freeze_startup_objects

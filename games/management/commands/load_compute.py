@@ -14,7 +14,6 @@ people's side of games against the search bot itself, at once whenever their tur
 
 from __future__ import annotations
 
-import logging
 import os
 import random
 import signal
@@ -33,6 +32,7 @@ from django.db import connection
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
+from basilica_site.logs import without_move_lines
 from games import events
 from games.bots import BUDGETS, Budget
 from games.bots.arena import Bot, play, wilson
@@ -67,9 +67,8 @@ class Command(BaseCommand):
         parser.add_argument("--arena-games", type=int, default=8)
         parser.add_argument("--arena-simulations", type=int, default=BUDGETS["middle"].simulations)
 
+    @without_move_lines
     def handle(self, *args, **options) -> None:
-        # A line for each move (games.moves) would bury the figures.
-        logging.getLogger("games.moves").setLevel(logging.WARNING)
         people = User.objects.exclude(username__startswith=Computer.USERNAME_PREFIX)
         if Game.objects.exists() or people.exclude(username__startswith="compute-").exists():
             raise CommandError(

@@ -14,7 +14,6 @@ import asyncio
 import gc
 import itertools
 import json
-import logging
 import random
 import resource
 import statistics
@@ -26,6 +25,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.test import Client
 
+from basilica_site.logs import without_move_lines
 from games.engine import basilica as engine
 from games.models import Action, Game
 from games.play import services, states
@@ -149,9 +149,8 @@ class Command(BaseCommand):
             "--think", type=float, default=6, help="players think a third of this to all of it"
         )
 
+    @without_move_lines
     def handle(self, *args, **options):
-        # A line for each move (games.moves) would bury the figures.
-        logging.getLogger("games.moves").setLevel(logging.WARNING)
         from django.conf import settings
 
         settings.DEBUG = False  # DEBUG would log every query: production does not
