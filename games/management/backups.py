@@ -17,6 +17,8 @@ import contextlib
 import os
 import re
 import secrets
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -178,3 +180,17 @@ def size(path: Path) -> str:
     while amount >= 1024 and len(units) > 1:
         amount, units = amount / 1024, units[1:]
     return f"{amount:.0f} bytes" if units[0] == "bytes" else f"{amount:.1f} {units[0]}"
+
+
+def manage_py(env: dict[str, str], *command: str) -> subprocess.CompletedProcess:
+    """``manage.py COMMAND`` in a process of its own, with ``env`` (another database): what it
+    printed, its errors among it, and how it ended."""
+    return subprocess.run(
+        [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *command],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )

@@ -151,3 +151,40 @@ def client_for(user) -> Client:
     client = Client()
     assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
     return client
+
+
+def session_of(user) -> str:
+    """The session cookie of ``user``, signed in as by the login page."""
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(user)
+    return browser.cookies["sessionid"].value
+
+
+async def post_through_asgi(path: str, form: dict, headers: dict[str, str]) -> dict:
+    """A form POSTed through the site's ASGI application, as daphne hands it one: the answer's
+    status, body and headers (their names in lower case)."""
+    from urllib.parse import urlencode
+
+    from channels.testing import HttpCommunicator
+
+    from basilica_site.asgi import application
+
+    communicator = HttpCommunicator(
+        application,
+        "POST",
+        path,
+        body=urlencode(form).encode(),
+        headers=[
+            (b"host", b"testserver"),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            *((name.lower().encode(), value.encode()) for name, value in headers.items()),
+        ],
+    )
+    response = await communicator.get_response(timeout=30)
+    await communicator.wait()
+    response["headers"] = {
+        name.decode().lower(): value.decode() for name, value in response["headers"]
+    }
+    return response

@@ -13,12 +13,9 @@ from urllib.parse import urlencode
 import pytest
 import sentry_sdk
 from asgiref.sync import sync_to_async
-from channels.testing import HttpCommunicator
-from django.test import Client
-from factories import first_legal, make_user, started_game
+from factories import first_legal, make_user, post_through_asgi, session_of, started_game
 from sentry_sdk.transport import Transport
 
-from basilica_site.asgi import application
 from basilica_site.reporting import scrubbed, start_error_reporting
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,33 +55,6 @@ def reports():
     assert not sentry_sdk.is_initialized()
 
 
-def logged_in(user) -> str:
-    browser = Client()
-    browser.force_login(user)
-    return browser.cookies["sessionid"].value
-
-
-async def post_as_a_browser(path: str, form: dict, headers: dict[str, str]) -> dict:
-    """A POST through the site's ASGI application, as daphne hands it one."""
-    communicator = HttpCommunicator(
-        application,
-        "POST",
-        path,
-        body=urlencode(form).encode(),
-        headers=[
-            (b"host", b"testserver"),
-            (b"content-type", b"application/x-www-form-urlencoded"),
-            *((name.lower().encode(), value.encode()) for name, value in headers.items()),
-        ],
-    )
-    response = await communicator.get_response(timeout=30)
-    await communicator.wait()
-    response["headers"] = {
-        name.decode().lower(): value.decode() for name, value in response["headers"]
-    }
-    return response
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_failing_move_is_reported_without_the_player_their_secrets_or_the_hidden_game(
@@ -93,7 +63,7 @@ async def test_a_failing_move_is_reported_without_the_player_their_secrets_or_th
     annabel = await sync_to_async(make_user)("annabel_the_builder", email=EMAIL)
     game = await sync_to_async(started_game)(seat0=annabel, seed=SECRET_SEED)
     action = await sync_to_async(first_legal)(game)
-    session_key = await sync_to_async(logged_in)(annabel)
+    session_key = await sync_to_async(session_of)(annabel)
 
     def rules_fault(state, action):
         # A stand-in for a fault in the rules engine (unit test): like the engine's own
@@ -104,7 +74,7 @@ async def test_a_failing_move_is_reported_without_the_player_their_secrets_or_th
     monkeypatch.setattr(game.engine, "apply_action", rules_fault)
     body = {"action": json.dumps(action), "seq": 0, "csrfmiddlewaretoken": CSRF_TOKEN}
 
-    response = await post_as_a_browser(
+    response = await post_through_asgi(
         f"/games/{game.pk}/act/",
         body,
         {

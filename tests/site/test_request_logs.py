@@ -8,13 +8,11 @@ import json
 import logging
 import logging.config
 from contextlib import contextmanager
-from urllib.parse import urlencode
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
-from django.test import Client
-from factories import first_legal, started_game
+from factories import first_legal, post_through_asgi, session_of, started_game
 
 from basilica_site.asgi import application
 from basilica_site.logs import logging_config
@@ -42,33 +40,11 @@ def production_logging():
             lg.propagate = propagate
 
 
-def logged_in(user) -> str:
-    browser = Client()
-    browser.force_login(user)
-    return browser.cookies["sessionid"].value
-
-
 async def post_move(game, session_key: str, action: dict, headers: dict[str, str]) -> dict:
     """The move posted through the site's ASGI application, as daphne hands it one."""
     form = {"action": json.dumps(action), "seq": 0, "csrfmiddlewaretoken": CSRF_TOKEN}
     sent = {"Cookie": f"sessionid={session_key}; csrftoken={CSRF_TOKEN}", **headers}
-    communicator = HttpCommunicator(
-        application,
-        "POST",
-        f"/games/{game.pk}/act/",
-        body=urlencode(form).encode(),
-        headers=[
-            (b"host", b"testserver"),
-            (b"content-type", b"application/x-www-form-urlencoded"),
-            *((name.lower().encode(), value.encode()) for name, value in sent.items()),
-        ],
-    )
-    response = await communicator.get_response(timeout=30)
-    await communicator.wait()
-    response["headers"] = {
-        name.decode().lower(): value.decode() for name, value in response["headers"]
-    }
-    return response
+    return await post_through_asgi(f"/games/{game.pk}/act/", form, sent)
 
 
 def lines_of(console: io.StringIO) -> list[dict]:
@@ -78,7 +54,7 @@ def lines_of(console: io.StringIO) -> list[dict]:
 async def test_a_move_logs_one_json_line_with_its_request_user_game_and_seq():
     game = await sync_to_async(started_game)()
     action = await sync_to_async(first_legal)(game)
-    session_key = await sync_to_async(logged_in)(game.seat0)
+    session_key = await sync_to_async(session_of)(game.seat0)
 
     with production_logging() as console:
         response = await post_move(game, session_key, action, {})
@@ -99,7 +75,7 @@ async def test_a_move_logs_one_json_line_with_its_request_user_game_and_seq():
 async def test_the_proxy_s_request_id_is_kept_when_it_looks_like_one():
     game = await sync_to_async(started_game)()
     action = await sync_to_async(first_legal)(game)
-    session_key = await sync_to_async(logged_in)(game.seat0)
+    session_key = await sync_to_async(session_of)(game.seat0)
 
     with production_logging() as console:
         response = await post_move(game, session_key, action, {"X-Request-ID": "f3a9c2e1d4b5"})
@@ -111,7 +87,7 @@ async def test_the_proxy_s_request_id_is_kept_when_it_looks_like_one():
 async def test_a_request_id_that_could_forge_a_log_line_is_replaced():
     game = await sync_to_async(started_game)()
     action = await sync_to_async(first_legal)(game)
-    session_key = await sync_to_async(logged_in)(game.seat0)
+    session_key = await sync_to_async(session_of)(game.seat0)
     forged = 'x", "level": "CRITICAL'
 
     with production_logging() as console:

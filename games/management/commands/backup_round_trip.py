@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import os
 import secrets
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.management import backups
@@ -101,15 +98,7 @@ class Command(BaseCommand):
     def manage(self, env: dict[str, str], *command: str, check: bool = True):
         """``manage.py COMMAND`` in a process of its own, its output shown as it ends."""
         began = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *command],
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            check=False,
-        )
+        done = backups.manage_py(env, *command)
         took = time.perf_counter() - began
         self.stdout.write(f"$ manage.py {' '.join(command)}  ({took:.1f} s)")
         if done.stdout.strip():

@@ -18,12 +18,10 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
@@ -133,15 +131,7 @@ class Command(BaseCommand):
         """``manage.py COMMAND`` on the scratch database, its output shown here; what it
         printed, or an error naming it if it failed."""
         self.stdout.write(f"manage.py {' '.join(command)}:")
-        done = subprocess.run(
-            [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *command],
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            check=False,
-        )
+        done = backups.manage_py(env, *command)
         self.stdout.write("  " + done.stdout.rstrip().replace("\n", "\n  "))
         if done.returncode:
             raise CommandError(f"the restored dump fails manage.py {command[0]} (above)")
