@@ -187,6 +187,7 @@ UPGRADE_DB = $(UPGRADE_TREE).sqlite3
 UPGRADE_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(UPGRADE_DB) HUEY_SQLITE=$(UPGRADE_DB).huey
 upgrade-check: export DJANGO_DEBUG ?= 1
 upgrade-check: install
+	@git cat-file -e $(UPGRADE_FROM)^{commit} 2>/dev/null || git fetch -q --unshallow 2>/dev/null || true
 	@git cat-file -e $(UPGRADE_FROM)^{commit} 2>/dev/null || \
 		(echo "upgrade-check needs the repository's history (release $(UPGRADE_FROM)): git fetch --unshallow" && exit 1)
 	rm -rf $(UPGRADE_TREE) $(UPGRADE_DB) $(UPGRADE_DB).huey* && mkdir -p $(UPGRADE_TREE)
