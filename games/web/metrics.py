@@ -78,52 +78,54 @@ def view_of(request: HttpRequest) -> str:
     return "unmatched"
 
 
+def _family(kind, name: str, documentation: str, labels: list[str], counts: dict):
+    """A metric family of ``kind`` with one sample for each of ``counts``' label values."""
+    family = kind(name, documentation, labels=labels)
+    for key, count in counts.items():
+        family.add_metric(list(key) if isinstance(key, tuple) else [key], count)
+    return family
+
+
 class SiteFigures:
     """The site's figures, read when Prometheus asks (``figures``: a few aggregate queries)."""
 
     def collect(self):
         now = figures.totals()
-        moves = CounterMetricFamily(
-            "basilica_moves", "Moves applied on the site (imported games aside).", labels=["kind"]
+        yield _family(
+            CounterMetricFamily,
+            "basilica_moves",
+            "Moves applied on the site (imported games aside).",
+            ["kind"],
+            now.moves,
         )
-        for kind, count in now.moves.items():
-            moves.add_metric([kind], count)
-        yield moves
-
-        running = GaugeMetricFamily(
-            "basilica_games_running", "Games in play, by kind and speed.", labels=["kind", "speed"]
+        yield _family(
+            GaugeMetricFamily,
+            "basilica_games_running",
+            "Games in play, by kind and speed.",
+            ["kind", "speed"],
+            now.running,
         )
-        for (kind, speed), count in now.running.items():
-            running.add_metric([kind, speed], count)
-        yield running
-
-        on_time = CounterMetricFamily(
+        yield _family(
+            CounterMetricFamily,
             "basilica_games_ended_on_time",
             "Games ended because a clock ran out (a loss, or no result before a first move).",
-            labels=["kind"],
+            ["kind"],
+            now.ended_on_time,
         )
-        for kind, count in now.ended_on_time.items():
-            on_time.add_metric([kind], count)
-        yield on_time
-
-        notifications = CounterMetricFamily(
+        yield _family(
+            CounterMetricFamily,
             "basilica_notifications",
             "Notifications delivered or given up on, by channel (email, push) and outcome.",
-            labels=["channel", "outcome"],
+            ["channel", "outcome"],
+            now.notifications,
         )
-        for (channel, outcome), count in now.notifications.items():
-            notifications.add_metric([channel, outcome], count)
-        yield notifications
-
-        queues = GaugeMetricFamily(
+        yield _family(
+            GaugeMetricFamily,
             "basilica_queue_length",
             "Tasks waiting for a consumer, by queue (light, compute).",
-            labels=["queue"],
+            ["queue"],
+            figures.queue_lengths(),
         )
-        for queue, count in figures.queue_lengths().items():
-            queues.add_metric([queue], count)
-        yield queues
-
         yield GaugeMetricFamily(
             "basilica_worker_lag_seconds",
             "Seconds since a light consumer last ran its minute sweep (+Inf: never).",
