@@ -59,6 +59,10 @@ INSTALLED_APPS = [
     "template_partials",
     "huey.contrib.djhuey",
     "games",
+    # The staff's second factor (games.web.second_factor): TOTP apps and recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
 ]
 
 MIDDLEWARE = [
@@ -76,6 +80,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    # A staff session reaches no admin page before its second factor.
+    "games.web.second_factor.staff_second_factor",
     "games.web.locale.PlayerLocale",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -396,6 +403,8 @@ RATE_LIMITS = {
     "create_game": (int(os.environ.get("GAMES_PER_HOUR", "30")), 3600),
     "hint": (60, 600),  # each costs 0.3 s of a web worker's time
     "note": (60, 60),  # per player: a save a second after typing stops, never faster
+    # Per staff account: wrong second-factor codes (and recovery codes) before a pause.
+    "second_factor": (int(os.environ.get("SECOND_FACTOR_FAILURE_LIMIT", "5")), 900),
 }
 
 # Game sockets one user may hold in one process: tabs and devices, not a script's thousands.
@@ -436,6 +445,9 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "production needs an SMTP server: set EMAIL_URL or EMAIL_HOST (see the README)"
         )
+
+# The name the staff's authenticator apps show beside their code.
+OTP_TOTP_ISSUER = "Basilica online"
 
 # django-axes says every successful login at INFO: keep its warnings (lockouts) only.
 LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}

@@ -16,6 +16,7 @@ from games.web import (  # noqa: F401 - converters: <username:>
     metrics,
     my_data,
     push_devices,
+    second_factor,
     staff_figures,
     views,
 )
@@ -35,6 +36,8 @@ urlpatterns = [
         limited("password_reset")(auth_views.PasswordResetView.as_view()),
         name="password_reset",
     ),
+    path("accounts/login/", second_factor.StaffLoginView.as_view(), name="login"),
+    path("accounts/second-factor/", second_factor.second_factor, name="second-factor"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", include("games.urls")),
     path("players/<username:username>/", views.profile, name="profile"),

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import kinds
 from games.models import (
     Action,
+    AuditEntry,
     Game,
     GameNote,
     GameVisit,
@@ -461,3 +462,18 @@ class RatingChangeAdmin(ReadOnly):
     list_filter = ("kind", "speed")
     search_fields = ("user__username", "game__id")
     list_select_related = ("user", "opponent", "game")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnly):
+    """The audit log, to read only: no one adds, changes or deletes an entry, not even a
+    superuser (``games.audit.record`` writes them)."""
+
+    list_display = ("at", "actor", "action", "user", "game", "reason")
+    list_filter = ("action", ("actor", admin.RelatedOnlyFieldListFilter), "at")
+    date_hierarchy = "at"
+    search_fields = ("actor__username", "user__username", "game__id", "reason")
+    list_select_related = ("actor", "user", "game")
+
+    def get_actions(self, request):
+        return {}  # not even "delete selected"

@@ -790,3 +790,46 @@ class ConditionalLine(models.Model):
 
     def __str__(self) -> str:
         return f"line of {self.user} in game {self.game_id} ({len(self.moves)} moves)"
+
+
+class AuditEntry(models.Model):
+    """One staff or account action, kept for good: who did what to which player or game, and
+    why (``games.audit.record`` writes them; nothing changes or deletes them)."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries_made",
+    )
+    action = models.CharField(max_length=40, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries_about",
+        help_text="the player the action was about",
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
+    reason = models.TextField(blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.actor} {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValueError("an audit entry is written once and never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("an audit entry is never deleted")

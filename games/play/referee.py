@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import audit
 from games.models import Ending, Game, RefereeDecision
 from games.play import conditional, services
 from games.ratings import service as ratings
@@ -151,6 +152,15 @@ def _record(game: Game, referee, kind: str, reason: str, before: dict) -> Refere
         winners_after=list(game.winners),
         scores_after=list(game.scores),
         **before,
+    )
+    audit.record(
+        referee,
+        f"referee.{kind}",
+        game=game,
+        reason=reason,
+        **before,
+        winners_after=decision.winners_after,
+        scores_after=decision.scores_after,
     )
     services.changed_on_commit(game)
     return decision

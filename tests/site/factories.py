@@ -188,3 +188,19 @@ async def post_through_asgi(path: str, form: dict, headers: dict[str, str]) -> d
         name.decode().lower(): value.decode() for name, value in response["headers"]
     }
     return response
+
+
+def staff_client_for(user) -> Client:
+    """``user`` of the staff, logged in and past the second factor as at the login page: an
+    authenticator app of their own (a TOTP device) and the code it shows now. A new app each
+    time, as a code is accepted once."""
+    from django.urls import reverse
+    from django_otp.oath import TOTP
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    client = client_for(user)
+    app = TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
+    code = TOTP(app.bin_key, app.step, app.t0, app.digits, app.drift).token()
+    answer = client.post(reverse("second-factor"), {"code": f"{code:0{app.digits}d}"})
+    assert answer.status_code == 302, answer.content
+    return client

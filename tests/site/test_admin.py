@@ -9,7 +9,15 @@ import re
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
-from factories import client_for, make_staff, make_user, open_game, play_randomly, started_game
+from factories import (
+    client_for,
+    make_staff,
+    make_user,
+    open_game,
+    play_randomly,
+    staff_client_for,
+    started_game,
+)
 
 from games.models import Game
 from games.play import states
@@ -21,7 +29,7 @@ CHANGELIST = reverse("admin:games_game_changelist")
 
 @pytest.fixture
 def referee():
-    return client_for(make_staff())
+    return staff_client_for(make_staff())
 
 
 def listed(response) -> set[int]:

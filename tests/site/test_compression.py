@@ -23,6 +23,7 @@ from factories import (
     make_staff,
     make_user,
     open_game,
+    staff_client_for,
     started_game,
 )
 from factories import play as play_moves
@@ -337,7 +338,7 @@ def test_the_analysis_board_with_the_lines_kept_is_never_compressed():
 
 def test_the_admins_pages_are_never_compressed():
     staff = make_staff()
-    page = client_for(staff).get("/admin/games/game/", {"q": "chosen text"}, **BROWSER)
+    page = staff_client_for(staff).get("/admin/games/game/", {"q": "chosen text"}, **BROWSER)
     assert page.status_code == 200
     assert not page.has_header("Content-Encoding")
 

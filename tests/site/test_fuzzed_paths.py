@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from factories import client_for, make_staff, started_game
+from factories import client_for, make_staff, staff_client_for, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def visitors():
     return {
         "anonymous": Client(),
         "player": client_for(game.seat0),
-        "staff": client_for(make_staff()),
+        "staff": staff_client_for(make_staff()),
         "game": game,
     }
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from factories import client_for, make_staff, play_randomly, started_game
+from factories import client_for, make_staff, play_randomly, staff_client_for, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def inline_code(html: str) -> list[str]:
 
 def test_every_page_is_served_under_a_policy_of_this_sites_scripts_only():
     game = play_randomly(started_game(), 5)
-    player, referee = client_for(game.seat0), client_for(make_staff())
+    player, referee = client_for(game.seat0), staff_client_for(make_staff())
     pages = [
         (Client(), reverse("home")),
         (Client(), reverse("login")),

@@ -13,7 +13,15 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
-from factories import client_for, first_legal, make_staff, make_user, play, started_game
+from factories import (
+    client_for,
+    first_legal,
+    make_staff,
+    make_user,
+    play,
+    staff_client_for,
+    started_game,
+)
 
 from basilica_site.asgi import application
 from games.correspondence import notes
@@ -424,7 +432,7 @@ def test_the_writers_data_holds_the_note_and_the_opponents_does_not(game):
 
 
 def test_the_notes_list_of_the_admin_says_whose_and_how_long_never_what(game):
-    page = client_for(make_staff()).get(reverse("admin:games_gamenote_changelist"))
+    page = staff_client_for(make_staff()).get(reverse("admin:games_gamenote_changelist"))
     assert page.status_code == 200
     assert "ann" in page.text
     assert f"{len(SECRET)} characters" in page.text
@@ -433,19 +441,21 @@ def test_the_notes_list_of_the_admin_says_whose_and_how_long_never_what(game):
 
 def test_the_notes_list_cannot_be_searched_by_what_they_say(game):
     changelist = reverse("admin:games_gamenote_changelist")
-    page = client_for(make_staff()).get(changelist, {"q": "north"})
+    page = staff_client_for(make_staff()).get(changelist, {"q": "north"})
     assert "0 game notes" in page.text
 
 
 def test_a_notes_own_page_in_the_admin_shows_its_text(game):
     note = GameNote.objects.get()
-    page = client_for(make_staff()).get(reverse("admin:games_gamenote_change", args=[note.pk]))
+    page = staff_client_for(make_staff()).get(
+        reverse("admin:games_gamenote_change", args=[note.pk])
+    )
     assert page.status_code == 200
     assert SECRET in page.text
 
 
 def test_the_game_admin_never_shows_its_notes(game):
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     for url in (
         reverse("admin:games_game_changelist"),
         reverse("admin:games_game_change", args=[game.pk]),
@@ -459,10 +469,10 @@ def test_the_game_admin_never_shows_its_notes(game):
 def test_staff_without_the_permission_to_view_notes_are_refused(game):
     note = GameNote.objects.get()
     staff = make_user("helper", is_staff=True)
-    answer = client_for(staff).get(reverse("admin:games_gamenote_change", args=[note.pk]))
+    answer = staff_client_for(staff).get(reverse("admin:games_gamenote_change", args=[note.pk]))
     assert answer.status_code == 403
     staff.user_permissions.add(Permission.objects.get(codename="view_gamenote"))
-    allowed = client_for(staff).get(reverse("admin:games_gamenote_change", args=[note.pk]))
+    allowed = staff_client_for(staff).get(reverse("admin:games_gamenote_change", args=[note.pk]))
     assert allowed.status_code == 200
     assert SECRET in allowed.text
 

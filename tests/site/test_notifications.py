@@ -21,6 +21,7 @@ from factories import (
     make_staff,
     make_user,
     play,
+    staff_client_for,
     started_game,
 )
 
@@ -433,7 +434,7 @@ def test_the_referee_sees_the_notifications_beside_the_game(alice, bob, committe
     game = started_game(alice, bob, time_control="3d")
     with committed():
         hand_over(game)
-    referee = client_for(make_staff())
+    referee = staff_client_for(make_staff())
     page = referee.get(reverse("admin:games_game_change", args=[game.pk])).text
     notes = page[page.index("Notifications") :]
     assert "bob@example.com" in notes

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import translation
-from factories import client_for, make_staff, play_randomly, started_game
+from factories import make_staff, play_randomly, staff_client_for, started_game
 
 from games.models import PlayerSettings
 
@@ -51,7 +51,7 @@ def test_the_referees_form_in_french():
     staff = make_staff()
     PlayerSettings.objects.create(user=staff, language="fr")
     game = started_game()
-    page = client_for(staff).get(reverse("admin:games_game_referee", args=[game.pk])).text
+    page = staff_client_for(staff).get(reverse("admin:games_game_referee", args=[game.pk])).text
     assert f"Décision d{APOSTROPHE}arbitrage sur la partie {game.pk}" in page
     assert f"Annuler la partie{NBSP}: pas de résultat" in page
     assert "Motif" in page
@@ -62,12 +62,12 @@ def test_the_review_in_polish_counts_its_actions_and_names_the_seats():
     staff = make_staff()
     PlayerSettings.objects.create(user=staff, language="pl")
     game = play_randomly(started_game(), 5)
-    page = client_for(staff).get(reverse("admin:games_game_review", args=[game.pk])).text
+    page = staff_client_for(staff).get(reverse("admin:games_game_review", args=[game.pk])).text
     assert f"Przegląd partii nr {game.pk} po akcji {game.seq}" in page
     assert f"Ziarno: {game.seed}" in page
     assert "(miejsce 0)" in page
     assert "Czasy ruchów" in page
-    referee = client_for(staff).get(reverse("admin:games_game_referee", args=[game.pk])).text
+    referee = staff_client_for(staff).get(reverse("admin:games_game_referee", args=[game.pk])).text
     assert f"{game.seq} {polish_actions(game.seq)}" in referee
 
 

@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from factories import client_for, make_staff, make_user, started_game
+from factories import make_staff, make_user, staff_client_for, started_game
 
 from games import kinds
 from games.engine import KINDS as ENGINES
@@ -75,7 +75,7 @@ def test_a_move_of_the_wrong_player_or_of_no_known_shape_is_refused_for_every_ki
 @pytest.mark.parametrize("key", ALL)
 def test_the_admin_reviews_any_action_of_a_game_of_each_kind(key):
     game = play_to_the_end(started_game(kind=key), random.Random(5))
-    client = client_for(make_staff())
+    client = staff_client_for(make_staff())
     for seq in (0, game.seq // 2, game.seq):
         response = client.get(f"/admin/games/game/{game.pk}/review/?seq={seq}")
         assert response.status_code == 200

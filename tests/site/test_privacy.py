@@ -8,7 +8,15 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from factories import client_for, finished_game, make_staff, make_user, open_game, started_game
+from factories import (
+    client_for,
+    finished_game,
+    make_staff,
+    make_user,
+    open_game,
+    staff_client_for,
+    started_game,
+)
 
 from games.models import Game
 
@@ -75,7 +83,7 @@ def test_the_players_and_the_staff_still_see_a_private_game(private_games):
         profile = client_for(user).get(reverse("profile", args=["alice"])).text
         assert mentions(profile, running)
         assert client_for(user).get(running.get_absolute_url()).status_code == 200
-    referee = client_for(make_staff())
+    referee = staff_client_for(make_staff())
     assert mentions(referee.get(reverse("profile", args=["alice"])).text, running)
     assert referee.get(reverse("admin:games_game_change", args=[running.pk])).status_code == 200
 

@@ -10,7 +10,15 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
-from factories import START, first_legal, make_staff, player, started_game, user_deciding
+from factories import (
+    START,
+    first_legal,
+    make_staff,
+    player,
+    staff_client_for,
+    started_game,
+    user_deciding,
+)
 
 from games import tasks
 from games.models import Computer, Game, Rating, RatingChange
@@ -302,13 +310,12 @@ def test_a_game_in_play_decided_by_the_referee_is_rated_at_once(calendar, ann, b
 
 def test_the_admin_says_a_corrected_rated_game_needs_a_recompute(calendar, ann, bob):
     from django.urls import reverse
-    from factories import client_for
 
     game = rated_game(ann, bob)
     services.resign(game, bob)
     form = {"decision": "result", "winner": "1", "reason": "bob's resignation was a misclick"}
     url = reverse("admin:games_game_referee", args=[game.pk])
-    page = client_for(make_staff()).post(url, form, follow=True).text
+    page = staff_client_for(make_staff()).post(url, form, follow=True).text
     assert "need a recompute (manage.py recompute_ratings)" in page
     assert rating(ann).rating > 1500  # unchanged until the recompute
     call_command("recompute_ratings", stdout=io.StringIO())

@@ -12,7 +12,15 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import client_for, lobby_form, make_staff, make_user, open_game, started_game
+from factories import (
+    client_for,
+    lobby_form,
+    make_staff,
+    make_user,
+    open_game,
+    staff_client_for,
+    started_game,
+)
 
 from games.models import Computer, Game, Rating
 from games.play import services
@@ -233,7 +241,7 @@ def test_a_private_rated_game_is_a_dot_without_a_link_for_a_stranger():
 def test_the_admin_lists_ratings_and_their_changes_read_only():
     ann, bob = make_user("ann"), make_user("bob")
     a_rated_game_over(ann, bob, [0], timezone.now())
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     for name in ("rating", "ratingchange"):
         listing = staff.get(reverse(f"admin:games_{name}_changelist"))
         assert listing.status_code == 200

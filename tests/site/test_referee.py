@@ -16,6 +16,7 @@ from factories import (
     make_staff,
     make_user,
     play,
+    staff_client_for,
     started_game,
 )
 
@@ -60,7 +61,7 @@ def review_url(game: Game) -> str:
 
 def test_the_referee_aborts_a_running_game_with_a_reason(staff, alice, bob):
     game = started_game(alice, bob)
-    response = client_for(staff).post(
+    response = staff_client_for(staff).post(
         referee_url(game), {"decision": "abort", "reason": "Both players asked: a server outage."}
     )
     assert response.status_code == 302
@@ -75,7 +76,7 @@ def test_the_referee_aborts_a_running_game_with_a_reason(staff, alice, bob):
     assert decision.kind == "abort"
     assert decision.status_before == Game.Status.ACTIVE
     assert decision.reason == "Both players asked: a server outage."
-    page = client_for(staff).get(review_url(game)).text
+    page = staff_client_for(staff).get(review_url(game)).text
     decisions = page.split("Decisions of the referee")[1].split("</table>")[0]
     assert "Both players asked: a server outage." in decisions
     assert "<td>rita</td>" in decisions
@@ -108,7 +109,7 @@ def test_the_players_are_told_of_the_abort(staff, alice, bob, django_capture_on_
 
 def test_the_referee_corrects_the_result_of_a_finished_game(staff, alice, bob):
     game = finished_game(alice, bob, winners=[0], scores=[40, 30])
-    response = client_for(staff).post(
+    response = staff_client_for(staff).post(
         referee_url(game),
         {
             "decision": "result",
@@ -208,7 +209,9 @@ def test_a_player_cannot_open_the_referees_form():
 def test_a_staff_member_without_the_right_to_change_games_is_forbidden():
     clerk = make_user("clerk", is_staff=True)
     game = started_game()
-    response = client_for(clerk).post(referee_url(game), {"decision": "abort", "reason": "No."})
+    response = staff_client_for(clerk).post(
+        referee_url(game), {"decision": "abort", "reason": "No."}
+    )
     assert response.status_code == 403
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
 
@@ -226,7 +229,9 @@ def test_the_service_refuses_a_player(alice, bob):
 @pytest.mark.parametrize("reason", ["", "   \n "])
 def test_a_decision_without_a_reason_is_refused_and_changes_nothing(staff, reason):
     game = started_game()
-    response = client_for(staff).post(referee_url(game), {"decision": "abort", "reason": reason})
+    response = staff_client_for(staff).post(
+        referee_url(game), {"decision": "abort", "reason": reason}
+    )
     assert response.status_code == 400
     assert "A referee&#x27;s decision needs a written reason." in response.text
     with pytest.raises(ValueError, match="written reason"):
@@ -237,14 +242,18 @@ def test_a_decision_without_a_reason_is_refused_and_changes_nothing(staff, reaso
 
 def test_the_form_shows_the_services_refusal(staff, alice, bob):
     game = finished_game(alice, bob, winners=[0], scores=[40, 30])
-    response = client_for(staff).post(referee_url(game), {"decision": "abort", "reason": "Oops."})
+    response = staff_client_for(staff).post(
+        referee_url(game), {"decision": "abort", "reason": "Oops."}
+    )
     assert response.status_code == 400
     assert "already over" in response.text
 
 
 def test_a_result_needs_a_winner_on_the_form(staff):
     game = started_game()
-    response = client_for(staff).post(referee_url(game), {"decision": "result", "reason": "Hm."})
+    response = staff_client_for(staff).post(
+        referee_url(game), {"decision": "result", "reason": "Hm."}
+    )
     assert response.status_code == 400
     assert "A result needs a winner" in response.text
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
@@ -255,7 +264,7 @@ def test_a_result_needs_a_winner_on_the_form(staff):
 
 def test_the_game_and_review_pages_link_to_the_referees_form(staff):
     game = started_game()
-    client = client_for(staff)
+    client = staff_client_for(staff)
     assert referee_url(game) in client.get(reverse("admin:games_game_change", args=[game.pk])).text
     assert referee_url(game) in client.get(review_url(game)).text
     form = client.get(referee_url(game))
@@ -265,7 +274,7 @@ def test_the_game_and_review_pages_link_to_the_referees_form(staff):
 
 def test_the_games_admin_page_lists_the_decisions(staff):
     game = referee.abort_game(started_game(), staff, "A duplicate of game 1.")
-    page = client_for(staff).get(reverse("admin:games_game_change", args=[game.pk])).text
+    page = staff_client_for(staff).get(reverse("admin:games_game_change", args=[game.pk])).text
     assert "A duplicate of game 1." in page
     assert "referee_decisions-0-reason" not in page  # shown, not editable
 
@@ -277,7 +286,7 @@ def test_the_review_shows_each_moves_time(staff):
         game = play(game, [first_legal(game)])
         clock.shift(timedelta(minutes=3, seconds=5))
         game = play(game, [first_legal(game)])
-    page = client_for(staff).get(review_url(game)).text
+    page = staff_client_for(staff).get(review_url(game)).text
     times = page.split("Move times")[1].split("</table>")[0]
     assert "4.0 s" in times
     assert "3 min 05 s" in times
@@ -289,7 +298,7 @@ def test_the_review_shows_the_notifications_sent(
     game = started_game(alice, bob)
     with django_capture_on_commit_callbacks(execute=True):
         referee.abort_game(game, staff, "A server outage.")
-    page = client_for(staff).get(review_url(game)).text
+    page = staff_client_for(staff).get(review_url(game)).text
     sent = page.split("Notifications sent")[1].split("</table>")[0]
     assert sent.count("game over") == 2
     assert "alice" in sent

@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from factories import client_for, game_from_log, make_staff, make_user, started_game
+from factories import (
+    client_for,
+    game_from_log,
+    make_staff,
+    make_user,
+    staff_client_for,
+    started_game,
+)
 
 from games.engine import basilica
 from games.models import Game
@@ -91,7 +98,7 @@ def test_the_text_record_names_the_rules_version():
 def test_the_admin_lists_and_reviews_each_games_rules_version():
     old = on_version(started_game(), "1")
     started_game()
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     listing = staff.get("/admin/games/game/").text
     assert "Engine version" in listing
     assert '<td class="field-engine_version">1</td>' in listing

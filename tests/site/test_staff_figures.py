@@ -9,7 +9,16 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
-from factories import client_for, first_legal, make_staff, make_user, play, player, started_game
+from factories import (
+    client_for,
+    first_legal,
+    make_staff,
+    make_user,
+    play,
+    player,
+    staff_client_for,
+    started_game,
+)
 
 from games import tasks
 
@@ -20,7 +29,7 @@ FIGURES = reverse("site-figures")
 
 @pytest.fixture
 def staff():
-    return client_for(make_staff())
+    return staff_client_for(make_staff())
 
 
 def moves(game, count: int):
