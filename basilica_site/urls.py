@@ -9,6 +9,7 @@ from games.ratings import views as ratings
 from games.web import (  # noqa: F401 - converters: <username:>
     accounts,
     calendar_feed,
+    close_account,
     converters,
     front,
     health,
@@ -54,6 +55,7 @@ urlpatterns = [
     path("settings/browsers/", push_devices.subscribe, name="push-subscribe"),
     path("settings/browsers/<int:pk>/remove/", push_devices.remove, name="push-remove"),
     path("settings/my-data.json", my_data.download, name="my-data"),
+    path("settings/close/", close_account.close, name="close-account"),
     path("push-worker.js", push_devices.worker, name="push-worker"),
     path("settings/calendar/", calendar_feed.new_address, name="calendar-new"),
     path("settings/calendar/stop/", calendar_feed.stop, name="calendar-stop"),

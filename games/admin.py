@@ -34,6 +34,7 @@ from games.models import (
     RefereeDecision,
     Series,
     Vacation,
+    player_name,
 )
 from games.play import referee, states
 from games.web import converters  # noqa: F401 - converters: <game:>
@@ -143,7 +144,7 @@ class RefereeForm(forms.Form):
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
-        names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+        names = [player_name(u) for u in (game.seat0, game.seat1)]
         self.fields["winner"].choices = [
             ("", "—"),
             *(

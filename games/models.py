@@ -21,6 +21,28 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.clock import NO_CLOCK, TimeControl
 
+# A closed account keeps its row (its games' action logs point to it) under this name and its id;
+# nobody may sign up with a name that begins so (games.web.accounts).
+CLOSED_PREFIX = "deleted."
+
+
+def is_closed(user) -> bool:
+    """Whether ``user`` (an account, or its username) was closed (``games.play.closing``)."""
+    if user is None:
+        return False
+    return (user if isinstance(user, str) else user.username).startswith(CLOSED_PREFIX)
+
+
+def player_name(user, missing: str = "?") -> str:
+    """The one name every page, record, list and email shows for ``user`` (an account, or its
+    username as a query gave it): the username, or "deleted player" for a closed account;
+    ``missing`` for an empty seat."""
+    if user is None:
+        return missing
+    if is_closed(user):
+        return gettext("deleted player")
+    return user if isinstance(user, str) else user.username
+
 
 def new_seed() -> int:
     return secrets.randbits(62)
@@ -248,7 +270,7 @@ class Game(models.Model):
         """The players' names: their usernames, or as an imported record gives them."""
         if self.imported:
             return list(self.imported_names)
-        return [u.username if u else "?" for u in (self.seat0, self.seat1)]
+        return [player_name(u) for u in (self.seat0, self.seat1)]
 
     @property
     def engine(self) -> engine.GameEngine:

@@ -22,7 +22,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games import kinds
-from games.models import Action, Game, result_words, termination_words
+from games.models import CLOSED_PREFIX, Action, Game, player_name, result_words, termination_words
 from games.web import errors
 
 PER_PAGE = 25
@@ -112,7 +112,7 @@ def history_row(game: Game, person) -> dict:
     return {
         "game": game,
         "opponent": game.player(other),
-        "first_mover": mover.username if mover else "",
+        "first_mover": player_name(mover, missing=""),
         "result": game.result_for(person) or "none",
         "result_words": result_words(game.result_for(person) or "none"),
         "ending": termination_words(game.termination),
@@ -125,7 +125,13 @@ def history_row(game: Game, person) -> dict:
 
 @require_GET
 def history(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_user_model().objects.filter(username=username).first()
+    # A closed account's page is gone with it.
+    person = (
+        get_user_model()
+        .objects.filter(username=username)
+        .exclude(username__startswith=CLOSED_PREFIX)
+        .first()
+    )
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     filters = HistoryFilter(request.GET)
@@ -145,7 +151,13 @@ def history(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def history_csv(request: HttpRequest, username: str) -> HttpResponse:
     """The whole filtered list, one game a line, for a spreadsheet."""
-    person = get_user_model().objects.filter(username=username).first()
+    # A closed account's page is gone with it.
+    person = (
+        get_user_model()
+        .objects.filter(username=username)
+        .exclude(username__startswith=CLOSED_PREFIX)
+        .first()
+    )
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     games = HistoryFilter(request.GET).apply(games_over(person, request.user), person)
@@ -196,7 +208,7 @@ def csv_line(request: HttpRequest, row: dict) -> list:
         request.build_absolute_uri(game.get_absolute_url()),
         game.kind,
         kinds.summary(game),
-        row["opponent"].username if row["opponent"] else "",
+        player_name(row["opponent"], missing=""),
         row["first_mover"],
         result_words(row["result"]),
         "" if row["score"] is None else row["score"],

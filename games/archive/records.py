@@ -22,7 +22,7 @@ from games import kinds
 from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
-from games.models import Ending, Game, termination_words
+from games.models import Ending, Game, player_name, termination_words
 from games.play.services import ENDINGS, ending_words
 from games.play.states import load_state
 from games.words import say
@@ -118,7 +118,7 @@ def export(game: Game) -> dict:
         {
             "seq": action.seq,
             "player": action.player,
-            "user": action.user.username,
+            "user": player_name(action.user),
             "action": action.data if shown is None else shown[action.seq],
             "at": _iso(action.created_at),
         }
@@ -207,7 +207,7 @@ def _result_words(game: Game, names: list[str]) -> str:
 
 
 def _names(game: Game) -> list[str]:
-    return [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    return [player_name(u) for u in (game.seat0, game.seat1)]
 
 
 def _iso(moment: datetime | None) -> str | None:

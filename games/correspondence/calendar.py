@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from icalendar import Alarm, Calendar, Event, vDuration
 
 from games.correspondence.notify import absolute
-from games.models import Action, Game, PlayerSettings
+from games.models import Action, Game, PlayerSettings, player_name
 from games.play import vacation
 
 TOKEN_BYTES = 32  # 43 characters of URL-safe base64, the column's length
@@ -101,7 +101,7 @@ def event_of(game: Game, user) -> Event:
     mine = game.to_decide == seat
     url = absolute(game.get_absolute_url())
     facts = {
-        "opponent": opponent.username if opponent else _("your opponent"),
+        "opponent": player_name(opponent, missing=_("your opponent")),
         "kind": game.kind_title,
         "game": game.pk,
         "url": url,

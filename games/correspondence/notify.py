@@ -31,7 +31,15 @@ from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pget
 
 from games import clock, events, kinds
 from games.correspondence import push
-from games.models import ConditionalLine, Ending, Game, GameVisit, Notification, PlayerSettings
+from games.models import (
+    ConditionalLine,
+    Ending,
+    Game,
+    GameVisit,
+    Notification,
+    PlayerSettings,
+    player_name,
+)
 from games.play import computer, referee, services, states, timing
 
 log = logging.getLogger(__name__)
@@ -117,7 +125,7 @@ def reply_words(game: Game, seat: int, seq: int) -> tuple[str, str]:
     words of the game's log as the player in ``seat`` sees it (the active language)."""
     state = states.state_at(game, seq)
     seen = game.engine.view(state, seat)
-    kind, names = kinds.of(game), [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    kind, names = kinds.of(game), [player_name(u) for u in (game.seat0, game.seat1)]
     entries = [e for e in seen["log"] if e.get("seq")]
     replied = [e for e in entries if e["seq"] == seq]
     theirs = []
@@ -300,7 +308,7 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         left = reading.remaining[seat] if seat is not None else None
         facts.update(
             game=game.pk,
-            opponent=opponent.username if opponent else _("your opponent"),
+            opponent=player_name(opponent, missing=_("your opponent")),
             left=time_left(game.clock_control, left),
         )
         # The subject names the game by number; the body's templates get the game itself.
@@ -360,7 +368,7 @@ def _digest_row(game: Game, user) -> dict:
     reading = timing.read(game)
     return {
         "game": game,
-        "opponent": opponent.username if opponent else "?",
+        "opponent": player_name(opponent),
         "left": time_left(game.clock_control, reading.remaining[seat]),
         "deadline": deadline_of(reading, seat),
         "url": absolute(game.get_absolute_url()),

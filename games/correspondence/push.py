@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from huey.contrib.djhuey import db_task
 
 from games import kinds
-from games.models import Game, Notification, PlayerSettings, PushDevice
+from games.models import Game, Notification, PlayerSettings, PushDevice, player_name
 from games.play import states, timing
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def compose(user, kind: str, game: Game, reading=None) -> tuple[str, str]:
     """The push's title and text, in the active language."""
     seat = game.seat_of(user)
     opponent = game.player(1 - seat)
-    facts = {"opponent": opponent.username if opponent else "?", "number": game.pk}
+    facts = {"opponent": player_name(opponent), "number": game.pk}
     reading = reading or timing.read(game)
     left = game.clock_control.show(reading.remaining[seat])
     lines = []
@@ -219,7 +219,7 @@ def last_move(game: Game, seat: int) -> str:
     if all(entry["player"] == seat for entry in state.history[start:]):
         return ""
     seen = game.engine.view(state, seat)
-    names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    names = [player_name(u) for u in (game.seat0, game.seat1)]
     kind = kinds.of(game)
     words = [
         str(kind.describe_entry(entry, seen, names))

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine import GameEngine, engine_for
+from games.models import player_name
 from games.terms import UnplayableSettings
 
 # The order the lobby offers them in.
@@ -129,7 +130,7 @@ def summary(game) -> str:
 
 def first_role(game) -> str:
     """Who takes the game's first role, in its words: "ann moves first"."""
-    return of(game).first_role(game.options, game.seat0.username if game.seat0 else "?")
+    return of(game).first_role(game.options, player_name(game.seat0))
 
 
 def all_kinds() -> list[GameKind]:

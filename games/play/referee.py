@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import audit
-from games.models import Ending, Game, RefereeDecision
+from games.models import Ending, Game, RefereeDecision, player_name
 from games.play import conditional, services
 from games.ratings import service as ratings
 
@@ -92,7 +92,7 @@ def referee_line(game: Game) -> str:
     if decision is None:
         return ""
     return _("The referee %(referee)s decided: %(reason)s") % {
-        "referee": decision.referee.username,
+        "referee": player_name(decision.referee),
         "reason": decision.reason,
     }
 

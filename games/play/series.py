@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games import kinds
-from games.models import Game, Series
+from games.models import Game, Series, player_name
 
 
 def standings(series: Series) -> dict:
@@ -47,7 +47,7 @@ def standings(series: Series) -> dict:
 def line(game: Game) -> str:
     """The game page's words about its series: "Game 2 of 4 of a series: ann 12, bob 20"."""
     table = standings(game.series)
-    names = [p.username for p in table["players"]]
+    names = [player_name(p) for p in table["players"]]
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, table["totals"], strict=True))
     said = {"number": game.series_number, "length": game.series.length, "totals": totals}
     if not table["over"]:
@@ -56,7 +56,7 @@ def line(game: Game) -> str:
         return _(
             "Game %(number)s of %(length)s of a series; totals %(totals)s. %(winner)s wins "
             "the series"
-        ) % {**said, "winner": table["winners"][0].username}
+        ) % {**said, "winner": player_name(table["winners"][0])}
     return (
         _("Game %(number)s of %(length)s of a series; totals %(totals)s. The series is drawn")
         % said

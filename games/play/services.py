@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
-from games.models import Action, Ending, Game, Series
+from games.models import Action, Ending, Game, Series, player_name
 from games.play import conditional, states, timing, vacation
 from games.play.refusals import MoveRejected, NotAllowed, StaleMove, refusal_of
 from games.ratings import service as ratings
@@ -309,7 +309,7 @@ def ending_words(game: Game) -> str:
     template = ENDINGS.get(game.termination)
     if template is None or game.ended_by is None:
         return _("this game is over")
-    names = [u.username if u else "?" for u in (game.seat0, game.seat1)]
+    names = [player_name(u) for u in (game.seat0, game.seat1)]
     return str(template) % {"loser": names[game.ended_by], "winner": names[1 - game.ended_by]}
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games import kinds
-from games.models import Game, Rating, RatingChange, Speed, result_words
+from games.models import Game, Rating, RatingChange, Speed, player_name, result_words
 from games.ratings.chart import Point, chart
 from games.ratings.service import Standing, shown
 
@@ -56,7 +56,7 @@ def ratings(person, viewer) -> list[dict]:
             ) % {
                 **said,
                 "game": game_id,
-                "opponent": opponent,
+                "opponent": player_name(opponent),
                 "result": result_words(RESULT_WORDS.get(score, "")),
             }
             url = reverse("games:detail", args=[game_id])

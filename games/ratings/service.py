@@ -28,6 +28,8 @@ from games.models import (
     Rating,
     RatingChange,
     Speed,
+    is_closed,
+    player_name,
 )
 from games.ratings.glicko2 import SCALE, Glicko, Result, grown_phi, rate
 
@@ -354,7 +356,8 @@ def changes_of(game: Game) -> list[dict]:
     rows = game.rating_changes.select_related("user").order_by("seat")
     return [
         {
-            "name": row.user.username,
+            "name": player_name(row.user),
+            "profile": "" if is_closed(row.user) else row.user.username,
             "before": f"{round(row.rating_before)}{'?' if row.deviation_before > PROVISIONAL else ''}",
             "after": f"{round(row.rating_after)}{'?' if row.deviation_after > PROVISIONAL else ''}",
             "difference": row.difference,

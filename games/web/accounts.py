@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.models import PlayerSettings
+from games.models import CLOSED_PREFIX, PlayerSettings
 from games.play.computer import RESERVED_PREFIX
 from games.play.vacation import settings_for
 from games.web.locale import zone_named
@@ -35,6 +35,13 @@ class SignUpForm(UserCreationForm):
                 _("Names beginning with “%(prefix)s” are the computer players': choose another."),
                 code="reserved",
                 params={"prefix": RESERVED_PREFIX},
+            )
+        if username and username.lower().startswith(CLOSED_PREFIX):
+            # The names closed accounts keep (games.play.closing).
+            raise forms.ValidationError(
+                _("Names beginning with “%(prefix)s” are not available: choose another."),
+                code="reserved",
+                params={"prefix": CLOSED_PREFIX},
             )
         return username
 

@@ -1,6 +1,7 @@
 """A player's own data, to download from Settings as one JSON file: their account, their
-settings, their games, their private notes and their prepared lines still waiting. Only what is
-theirs: never another player's notes or lines, never a game's seed or invitation secret, never
+settings, their games (with the addresses of their records), their private notes, their prepared
+lines still waiting, their ratings and each game's change of them, their vacations, the browsers
+they get notifications in and the emails sent to them. Only what is theirs: never another player's notes or lines, never a game's seed or invitation secret, never
 the secret of their calendar feed (a file downloaded is a file that gets passed around)."""
 
 from __future__ import annotations
@@ -9,12 +10,24 @@ from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from basilica_site.compression import never_compressed
-from games.models import ConditionalLine, Game, GameNote, PlayerSettings
+from games.models import (
+    ConditionalLine,
+    Game,
+    GameNote,
+    Notification,
+    PlayerSettings,
+    PushDevice,
+    Rating,
+    RatingChange,
+    Vacation,
+    player_name,
+)
 
 # Settings that are keys rather than choices, and the row's own bookkeeping.
 NOT_EXPORTED = {"id", "user", "calendar_token"}
@@ -42,6 +55,8 @@ def download(request: HttpRequest) -> HttpResponse:
             {"game": line.game_id, "moves": line.moves, "created_at": _moment(line.created_at)}
             for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
         ],
+        **_standing(user),
+        **_correspondence(user),
     }
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"basilica-{user.username}.json"
@@ -70,13 +85,68 @@ def _game(request: HttpRequest, game: Game, user) -> dict:
     return {
         "id": game.pk,
         "kind": game.kind,
-        "opponent": opponent.username if opponent else None,
+        "opponent": player_name(opponent) if opponent else None,
         "status": game.status,
         "result": game.result_for(user) or None,
         "created_at": _moment(game.created_at),
         "started_at": _moment(game.started_at),
         "finished_at": _moment(game.finished_at),
         "url": request.build_absolute_uri(game.get_absolute_url()) if shown else None,
+        "record": _record_url(request, game) if game.started_at else None,
+    }
+
+
+def _record_url(request: HttpRequest, game: Game) -> str:
+    return request.build_absolute_uri(reverse("games:record-text", args=[game.pk]))
+
+
+def _standing(user) -> dict:
+    return {
+        "ratings": [
+            {
+                "kind": r.kind,
+                "speed": r.speed,
+                "rating": round(r.rating),
+                "deviation": round(r.deviation),
+                "games": r.games,
+            }
+            for r in Rating.objects.filter(user=user).order_by("kind", "speed")
+        ],
+        "rating_changes": [
+            {
+                "game": c.game_id,
+                "kind": c.kind,
+                "speed": c.speed,
+                "score": c.score,
+                "rating_before": round(c.rating_before),
+                "rating_after": round(c.rating_after),
+                "at": _moment(c.at),
+            }
+            for c in RatingChange.objects.filter(user=user).order_by("at", "pk")
+        ],
+    }
+
+
+def _correspondence(user) -> dict:
+    """Vacations, browsers (named, never their push keys) and emails sent (never their text)."""
+    return {
+        "vacations": [
+            {"starts_at": _moment(v.starts_at), "ends_at": _moment(v.ends_at), "days": v.days}
+            for v in Vacation.objects.filter(user=user).order_by("starts_at")
+        ],
+        "browsers": [
+            {"name": d.name, "created_at": _moment(d.created_at)}
+            for d in PushDevice.objects.filter(user=user).order_by("created_at")
+        ],
+        "emails": [
+            {
+                "kind": n.kind,
+                "game": n.game_id,
+                "created_at": _moment(n.created_at),
+                "outcome": n.outcome,
+            }
+            for n in Notification.objects.filter(user=user, channel="email").order_by("created_at")
+        ],
     }
 
 

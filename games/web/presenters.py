@@ -12,7 +12,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from games import clock, kinds
-from games.models import Game, PlayerSettings
+from games.models import Game, PlayerSettings, player_name
 from games.play import referee, series, services, states, timing, vacation
 from games.ratings import service as ratings
 
@@ -20,7 +20,7 @@ from games.ratings import service as ratings
 def seat_names(game: Game) -> list[str]:
     if game.imported:
         return list(game.imported_names)
-    return [u.username if u else "…" for u in (game.seat0, game.seat1)]
+    return [player_name(u, missing="…") for u in (game.seat0, game.seat1)]
 
 
 def game_context(

@@ -28,7 +28,7 @@ from basilica_site.compression import never_compressed
 from games import kinds
 from games.correspondence import notify
 from games.kinds.basilica import help as help_words
-from games.models import Computer, Game, Notification, Series
+from games.models import CLOSED_PREFIX, Computer, Game, Notification, Series
 from games.play import computer, services, states, timing, vacation
 from games.play import series as series_standings
 from games.ratings import profile as rating_pages
@@ -321,7 +321,13 @@ def _my_game_row(game: Game, user, reading) -> dict:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page, open to anyone as the public games it lists are (a private game only to
     its players and the staff)."""
-    person = get_user_model().objects.filter(username=username).first()
+    # A closed account's page is gone with it.
+    person = (
+        get_user_model()
+        .objects.filter(username=username)
+        .exclude(username__startswith=CLOSED_PREFIX)
+        .first()
+    )
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     finished = (
