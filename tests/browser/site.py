@@ -355,3 +355,31 @@ def drag_to_the_board(page: Page, source: str) -> None:
         polling=POLL,
     )
     assert not page.locator("#status .error").count(), page.locator("#status .error").inner_text()
+
+
+def make_staff(site, visitor: Visitor) -> None:
+    """``visitor`` becomes a member of the staff, as an admin would make them in the admin."""
+    import sqlite3
+
+    with sqlite3.connect(site.database) as db:
+        db.execute("UPDATE auth_user SET is_staff = 1 WHERE username = ?", (visitor.name,))
+
+
+def code_of(secret: str) -> str:
+    """The six digits an authenticator app shows now for ``secret`` (as a page writes it)."""
+    from base64 import b32decode
+
+    from django_otp.oath import TOTP
+
+    return f"{TOTP(b32decode(secret.replace(' ', ''))).token():06d}"
+
+
+def set_up_second_factor(page: Page) -> list[str]:
+    """On the second factor's setup page: the app scans the secret, its code confirms it; the
+    recovery codes the site then shows once."""
+    expect(page.get_by_role("heading", name="Set up your second factor")).to_be_visible()
+    secret = page.locator("[data-secret]").inner_text()
+    page.get_by_role("textbox", name="Code").fill(code_of(secret))
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", name="Your recovery codes")).to_be_visible()
+    return page.locator(".recovery-codes code").all_inner_texts()

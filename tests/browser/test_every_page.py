@@ -97,6 +97,7 @@ def places(site, browser: Browser) -> Places:
             "import": ("alice", "/games/import/"),
             "series": ("alice", f"/games/series/{series}/"),
             "settings": ("alice", "/settings/"),
+            "close-account": ("carol", "/settings/close/"),
             "ratings": ("nobody", "/ratings/"),
         }
         yield places
@@ -130,6 +131,7 @@ PAGES = [
     "import",
     "series",
     "settings",
+    "close-account",
     "ratings",
 ]
 

@@ -4,13 +4,20 @@ critical fault that axe-core finds, and on a phone no sideways scrolling, its ta
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
 from .a11y import assert_no_axe_violations
-from .site import Table, arrived, open_game, screenshot, seq_of
+from .site import (
+    Table,
+    arrived,
+    make_staff,
+    open_game,
+    screenshot,
+    seq_of,
+    set_up_second_factor,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -35,11 +42,12 @@ def test_the_figures_page_is_read_by_axe_and_fits_a_phone(site, visitors, screen
     arrived(alice.page)
     arrived(bob.page)
     Table([alice.page, bob.page], [], random.Random(31)).play(until=lambda: seq_of(alice.page) >= 4)
-    with sqlite3.connect(site.database) as db:
-        db.execute("UPDATE auth_user SET is_staff = 1 WHERE username = ?", (alice.name,))
+    make_staff(site, alice)
 
     page = alice.new_tab()
-    page.goto("/admin/")
+    page.goto("/admin/")  # the staff's second factor first
+    set_up_second_factor(page)
+    page.get_by_role("link", name="I have kept them: continue").click()
     page.get_by_role("link", name="Figures of the last 24 hours, and the task queues now").click()
     expect(page.get_by_role("img", name="Moves").first).to_be_visible()
     assert_no_axe_violations(page)
