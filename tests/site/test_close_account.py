@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import PASSWORD, client_for, make_user, play_randomly, started_game
+from factories import PASSWORD, client_for, lobby_form, make_user, play_randomly, started_game
 
 from games import events
 from games.models import (
@@ -231,3 +231,19 @@ def test_the_data_downloaded_before_closing_holds_all_that_is_theirs(zed, games)
     assert "a-secret-feed-address" not in json.dumps(data)
     for part in ("prepared_lines", "vacations", "emails"):
         assert part in data
+
+
+def test_a_series_in_play_is_resigned_game_after_game(zed, bob):
+    client_for(zed).post(
+        reverse("games:create"),
+        lobby_form("cathedral", first="me", series="2", time_control="none"),
+    )
+    services.accept_game(Game.objects.get(series_number=1), bob)
+    assert "Your 2 games in play are resigned" in client_for(zed).get(CLOSE).text
+    close(zed)
+    played = Game.objects.filter(series__isnull=False).order_by("series_number")
+    assert [(g.series_number, g.status, g.ended_by) for g in played] == [
+        (1, Game.Status.FINISHED, played[0].seat_of(zed)),
+        (2, Game.Status.FINISHED, played[1].seat_of(zed)),
+    ]
+    assert not Game.objects.involving(zed).running().exists()
