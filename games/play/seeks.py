@@ -4,7 +4,7 @@ through ``services`` like the lobby's Accept and Open."""
 
 from __future__ import annotations
 
-from games.models import Game
+from games.models import Block, Game
 from games.play import services
 from games.ratings import service as ratings
 from games.terms import GameSettings
@@ -18,7 +18,7 @@ def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
     open) or OPENED (a new seek). UnplayableSettings, before anything is stored, for terms the
     lobby would not offer."""
     mine = None
-    for seek in matching(terms).order_by("created_at", "pk"):
+    for seek in matching(terms, user).order_by("created_at", "pk"):
         if seek.seat0_id == user.pk:
             mine = mine or seek
             continue
@@ -37,7 +37,7 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
     """Two players who click the same button at the same moment may each find no seek and open
     one: each then looks again, and the one whose seek is the later gives it up and joins the
     earlier, so that they play each other instead of both waiting."""
-    earlier = matching(terms).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    earlier = matching(terms, user).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
     for seek in earlier:
         if ratings.range_refusal(seek, user):
             continue
@@ -54,10 +54,11 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
     return opened, OPENED
 
 
-def matching(terms: GameSettings):
+def matching(terms: GameSettings, user=None):
     """The open seeks a player asking for ``terms`` would take: the same game, options, clock,
-    rated or not; one game, not a series; no hints."""
-    seeks = Game.objects.open_seeks().filter(
+    rated or not; one game, not a series; no hints; none of a player blocked either way."""
+    seeks = Game.objects.open_seeks().exclude(seat0_id__in=Block.objects.hidden_from(user))
+    seeks = seeks.filter(
         kind=terms.kind,
         time_control=terms.time_control,
         rated=terms.rated,
