@@ -95,7 +95,8 @@ def test_her_own_page_and_a_visitor_see_no_follow_button(ann, ben):
 
 def test_a_visitor_cannot_follow(ben):
     response = Client().post(reverse("follow", args=["ben"]))
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
     assert not Follow.objects.exists()
 
 
@@ -118,7 +119,8 @@ def test_following_a_player_who_does_not_exist_says_so(ann):
 
 def test_a_visitor_is_sent_to_log_in_from_the_following_page():
     response = Client().get(reverse("following"))
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
 
 
 # -- the Following page ----------------------------------------------------------------------
@@ -165,7 +167,9 @@ def test_one_click_invites_a_friend_who_is_told_on_the_site_and_by_email(
             reverse("invite", args=["ben"]), {"preset": "basilica-3d"}, follow=True
         )
     game = Game.objects.get()
-    assert game.private and game.status == Game.Status.OPEN and game.seat0 == ann
+    assert game.private
+    assert game.status == Game.Status.OPEN
+    assert game.seat0 == ann
     assert game.time_control == "3d"
     assert "ben is invited" in response.text
     link = reverse("games:invitation", args=[game.invite_token])
@@ -177,7 +181,8 @@ def test_one_click_invites_a_friend_who_is_told_on_the_site_and_by_email(
     # Ben accepts from the link he was sent: the game begins.
     client_for(ben).post(reverse("games:accept", args=[game.pk]), {"token": game.invite_token})
     game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.seat1 == ben
+    assert game.status == Game.Status.ACTIVE
+    assert game.seat1 == ben
     assert link not in following_page(ben)  # no longer waiting
 
 
