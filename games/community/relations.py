@@ -2,8 +2,9 @@
 data download ask of them.
 
 A block is silent: nothing here tells the blocked player, and each refusal they meet elsewhere
-(an Accept, an invitation, a lobby) reads as a seek no longer there. Blocking ends the follows
-between the pair, both ways, so that neither hears of the other again.
+(an Accept, an invitation, a lobby) reads as a seek no longer there. Blocking ends the blocker's
+follow of the blocked player; the blocked player's follow stays where they can see it, and
+brings them no news (``Follow.objects.followers_of`` leaves out a blocked pair).
 """
 
 from __future__ import annotations
@@ -49,13 +50,11 @@ def follows(user, person) -> bool:
 
 
 def block(user, person) -> bool:
-    """``user`` blocks ``person``, and the follows between them end; False if blocked already.
-    Their games in play go on: a block keeps new meetings away, it ends no game."""
+    """``user`` blocks ``person``, and stops following them; False if blocked already. Their
+    games in play go on: a block keeps new meetings away, it ends no game."""
     _other(user, person)
     with transaction.atomic():
-        Follow.objects.filter(
-            Q(follower=user, followed=person) | Q(follower=person, followed=user)
-        ).delete()
+        Follow.objects.filter(follower=user, followed=person).delete()
         try:
             with transaction.atomic():
                 Block.objects.create(blocker=user, blocked=person)

@@ -101,11 +101,8 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
 def following(request: HttpRequest) -> HttpResponse:
     """The players one follows: online or when last seen, their games in play, and a button to
     invite each; and the seeks and invitations waiting for you."""
-    follows = list(
-        Follow.objects.of(request.user)
-        .exclude(followed_id__in=Block.objects.hidden_from(request.user))
-        .select_related("followed")
-    )
+    # A player who blocked the viewer stays listed (silence): only their news stops.
+    follows = list(Follow.objects.of(request.user).select_related("followed"))
     people = [f.followed for f in follows]
     seen = presence.seen_many(people)
     games = (

@@ -121,16 +121,19 @@ def test_bobs_invitation_never_reaches_ann(ann, bob, committed, mailoutbox):
     assert "invites you" not in client_for(ann).get(reverse("following")).text
 
 
-def test_blocking_ends_the_follows_and_their_news(ann, committed):
+def test_blocking_ends_anns_follow_and_bob_silently_hears_nothing_more(ann, committed):
     bob = make_user("bob")
     relations.follow(ann, bob)
     relations.follow(bob, ann)
     relations.block(ann, bob)
-    assert not Follow.objects.exists()
-    relations.follow(bob, ann)  # Bob follows again: he is not told he may not
+    assert list(Follow.objects.values_list("follower__username", flat=True)) == ["bob"]
+    # Bob still finds Ann on his Following page, as before the block...
+    assert "<strong>ann</strong>" in client_for(bob).get(reverse("following")).text
     with committed():
-        open_game(ann)
+        seek = open_game(ann)
+    # ...but hears nothing of her seek.
     assert not Notification.objects.filter(user=bob).exists()
+    assert seek.get_absolute_url() not in client_for(bob).get(reverse("following")).text
 
 
 def test_ann_cannot_follow_the_player_she_blocked(ann, bob):
