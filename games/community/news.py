@@ -30,8 +30,11 @@ SHOWN = 20  # the last notifications on the Following page
 
 def on_seek_changed(game: Game, **_facts) -> None:
     """A seek opened (a listener of ``games.events.seek_changed``): its player's followers are
-    told, in the task runner, so the seek's request never waits for them."""
-    if game.status == Game.Status.OPEN and not game.private and game.seat0_id is not None:
+    told, in the task runner, so the seek's request never waits for them (and a player nobody
+    follows queues nothing)."""
+    if game.status != Game.Status.OPEN or game.private or game.seat0_id is None:
+        return
+    if Follow.objects.followers_of(game.seat0).exists():
         tell_followers(game.pk)
 
 

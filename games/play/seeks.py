@@ -18,7 +18,7 @@ def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
     open) or OPENED (a new seek). UnplayableSettings, before anything is stored, for terms the
     lobby would not offer."""
     mine = None
-    for seek in matching(terms, user).order_by("created_at", "pk"):
+    for seek in open_to(user, matching(terms)).order_by("created_at", "pk"):
         if seek.seat0_id == user.pk:
             mine = mine or seek
             continue
@@ -37,7 +37,9 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
     """Two players who click the same button at the same moment may each find no seek and open
     one: each then looks again, and the one whose seek is the later gives it up and joins the
     earlier, so that they play each other instead of both waiting."""
-    earlier = matching(terms, user).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    earlier = (
+        open_to(user, matching(terms)).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    )
     for seek in earlier:
         if ratings.range_refusal(seek, user):
             continue
@@ -54,11 +56,15 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
     return opened, OPENED
 
 
-def matching(terms: GameSettings, user=None):
+def open_to(user, seeks):
+    """Less the seeks of players ``user`` blocked or was blocked by: never paired, silently."""
+    return seeks.exclude(seat0_id__in=Block.objects.hidden_from(user))
+
+
+def matching(terms: GameSettings):
     """The open seeks a player asking for ``terms`` would take: the same game, options, clock,
-    rated or not; one game, not a series; no hints; none of a player blocked either way."""
-    seeks = Game.objects.open_seeks().exclude(seat0_id__in=Block.objects.hidden_from(user))
-    seeks = seeks.filter(
+    rated or not; one game, not a series; no hints."""
+    seeks = Game.objects.open_seeks().filter(
         kind=terms.kind,
         time_control=terms.time_control,
         rated=terms.rated,
