@@ -14,6 +14,7 @@ def connect_listeners() -> None:
     first (then the lists that show the game), so that the opponent's page shows a move before the
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from games import events, tasks
+    from games.community import news
     from games.live import announce, lobby, watch
 
     listeners = [
@@ -24,6 +25,7 @@ def connect_listeners() -> None:
         (events.game_changed, watch.on_game_changed),
         (events.seek_changed, announce.on_seek_changed),
         (events.seek_changed, lobby.on_seek_changed),
+        (events.seek_changed, news.on_seek_changed),
         (events.rematch_offered, announce.on_rematch_offered),
         (events.rematch_offered, tasks.schedule_rematch_offer),
         (events.prepared_reply_played, tasks.schedule_reply_news),

@@ -141,6 +141,14 @@ class GameQuerySet(models.QuerySet):
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
 
+    def not_blocked(self, user) -> GameQuerySet:
+        """Less the games of any player ``user`` blocked or was blocked by: a lobby shows a
+        blocked pair nothing of each other."""
+        hidden = Block.objects.hidden_from(user)
+        if not hidden:
+            return self
+        return self.exclude(seat0_id__in=hidden).exclude(seat1_id__in=hidden)
+
     def against_the_computer(self, user) -> GameQuerySet:
         """``user``'s games against one of the site's bots, in either seat."""
         return self.filter(
@@ -428,6 +436,13 @@ class PlayerSettings(models.Model):
     email_conditional_played = models.BooleanField(
         _("“Prepared reply played” emails"), default=True
     )
+    email_invited = models.BooleanField(_("“Invited to a game” emails"), default=True)
+    email_followed_seek = models.BooleanField(
+        _("“A player I follow opens a seek” emails"), default=False
+    )
+    hide_presence = models.BooleanField(
+        _("Hide when I am online and when I was last seen"), default=False
+    )
     calendar_token = models.CharField(
         max_length=43,
         null=True,
@@ -558,6 +573,8 @@ class Notification(models.Model):
         REMATCH_OFFERED = "rematch_offered", _("rematch offered")
         DAILY_DIGEST = "daily_digest", _("daily digest")
         CONDITIONAL_PLAYED = "conditional_played", _("prepared reply played")
+        INVITED = "invited", _("invited to a game")
+        FOLLOWED_SEEK = "followed_seek", _("a player I follow opens a seek")
 
     class Outcome(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")
@@ -855,3 +872,94 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("an audit entry is never deleted")
+
+
+# -- players among players: follows, blocks and presence (games.community) ----------------------
+
+
+class FollowQuerySet(models.QuerySet):
+    def of(self, user) -> FollowQuerySet:
+        """The follows ``user`` made."""
+        return self.filter(follower=user)
+
+    def followers_of(self, user) -> FollowQuerySet:
+        """Who follows ``user``, less anyone blocked either way (a blocked pair hears nothing
+        of each other)."""
+        return self.filter(followed=user).exclude(follower__in=Block.objects.hidden_from(user))
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: sees them on the Following page, and is told when they
+    open a public seek."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = FollowQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["followed__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class BlockQuerySet(models.QuerySet):
+    def between(self, a, b) -> BlockQuerySet:
+        """The blocks between two players, made by either: one is enough to keep them apart."""
+        return self.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a))
+
+    def hidden_from(self, user) -> set[int]:
+        """The ids of the players ``user`` blocked or was blocked by: none of them meets
+        ``user`` in a lobby, an invitation, a notification or a chat."""
+        if user is None or not user.is_authenticated:
+            return set()
+        pairs = self.filter(Q(blocker=user) | Q(blocked=user)).values_list("blocker", "blocked")
+        return {other for pair in pairs for other in pair if other != user.pk}
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away. Silent: nothing the blocked player sees says so."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = BlockQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["blocked__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
+
+
+class Presence(models.Model):
+    """When a player's sockets last said they were there: refreshed while one is open, so a
+    socket that died without a goodbye stops counting after a short while."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="presence",
+    )
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user} seen at {self.seen_at:%Y-%m-%d %H:%M}"

@@ -62,6 +62,8 @@ SUBJECTS = {
     Kind.CONDITIONAL_PLAYED: gettext_lazy(
         "Your prepared reply was played against %(opponent)s (game %(game)s)"
     ),
+    Kind.INVITED: gettext_lazy("%(opponent)s invites you to a game (game %(game)s)"),
+    Kind.FOLLOWED_SEEK: gettext_lazy("%(opponent)s is looking for an opponent (game %(game)s)"),
 }
 # A deadline in an email, in Django's date format, the recipient's zone named (T). Each
 # language says its months its own way in "6 March": Polish in the genitive (E), French in
@@ -303,7 +305,8 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     facts = {"game": "", "opponent": "", "left": ""}
     if game is not None:
         seat = game.seat_of(user)
-        opponent = game.player(1 - seat) if seat is not None else None
+        # Not yet seated (an invitation, a followed player's seek): the one who opened it.
+        opponent = game.player(1 - seat) if seat is not None else game.seat0
         reading = extra.get("reading") or timing.read(game)
         left = reading.remaining[seat] if seat is not None else None
         facts.update(
@@ -321,6 +324,8 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
         )
         if kind == Kind.GAME_OVER:
             context.update(verdict=VERDICTS.get(context["result"], ""), how=how_it_ended(game))
+        if kind == Kind.INVITED:  # a private game opens by its invitation's link only
+            context["url"] = absolute(reverse("games:invitation", args=[game.invite_token]))
         if kind == Kind.CONDITIONAL_PLAYED:
             answered, played = reply_words(game, seat, extra["seq"])
             context.update(answered=answered, played=played, lines=_lines_left(game, user))

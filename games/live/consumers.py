@@ -15,6 +15,8 @@ write goes to a thread.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
 import time
@@ -26,6 +28,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.community import presence, relations
 from games.correspondence import notify
 from games.live import lobby, pushes, watch
 from games.live.announce import changed_at, group_name
@@ -47,6 +50,8 @@ def _watchable(game_id: int, user) -> Game | None:
     if game is None:
         return None
     seeking = game.status == Game.Status.OPEN and not game.private
+    if seeking and relations.apart(game.seat0, user):
+        return None  # a blocked pair's seek does not exist for either
     return game if game.can_watch(user) or seeking else None
 
 
@@ -60,14 +65,17 @@ class CountedConsumer(AsyncWebsocketConsumer):
 
     owner: tuple | None = None  # whom this socket counts against, while it counts
     page = ""  # what the socket serves, as the figure of open sockets names it
+    stamping: asyncio.Task | None = None  # the stamps of its player's presence, while it lives
 
     async def __call__(self, scope, receive, send) -> None:
         # Whatever way the socket ends (refused, closed by either side, an error in a handler,
-        # or cancelled by the server), its owner gets their place back.
+        # or cancelled by the server), its owner gets their place back, and their presence its
+        # last stamp ("last seen").
         try:
             await super().__call__(scope, receive, send)
         finally:
             self.release()
+            await self.gone()
 
     async def counted(self, user) -> bool:
         """Count this socket against its owner (a visitor who is not signed in, by address);
@@ -80,7 +88,26 @@ class CountedConsumer(AsyncWebsocketConsumer):
             return False
         self.owner = owner
         metrics.OPEN_SOCKETS.labels(self.page).inc()
+        if user.is_authenticated:
+            await database_sync_to_async(presence.touch)(user)
+            self.stamping = asyncio.ensure_future(self.stay_present(user))
         return True
+
+    async def stay_present(self, user) -> None:
+        """Stamp the player's presence while the socket lives: the stamps stop with the
+        process, so a socket that dies without closing does not keep its player online."""
+        while True:
+            await asyncio.sleep(presence.EVERY)
+            await database_sync_to_async(presence.touch)(user)
+
+    async def gone(self) -> None:
+        """The socket closed: its player was last seen now (once, however it closed)."""
+        stamping, self.stamping = self.stamping, None
+        if stamping is None:
+            return
+        stamping.cancel()
+        with contextlib.suppress(Exception):  # a last stamp is best-effort; the next socket's
+            await database_sync_to_async(presence.touch)(self.scope["user"])
 
     def release(self) -> None:
         """Give the owner's place back, once."""

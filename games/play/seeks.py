@@ -4,7 +4,7 @@ through ``services`` like the lobby's Accept and Open."""
 
 from __future__ import annotations
 
-from games.models import Game
+from games.models import Block, Game
 from games.play import services
 from games.ratings import service as ratings
 from games.terms import GameSettings
@@ -18,7 +18,7 @@ def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
     open) or OPENED (a new seek). UnplayableSettings, before anything is stored, for terms the
     lobby would not offer."""
     mine = None
-    for seek in matching(terms).order_by("created_at", "pk"):
+    for seek in open_to(user, matching(terms)).order_by("created_at", "pk"):
         if seek.seat0_id == user.pk:
             mine = mine or seek
             continue
@@ -37,7 +37,9 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
     """Two players who click the same button at the same moment may each find no seek and open
     one: each then looks again, and the one whose seek is the later gives it up and joins the
     earlier, so that they play each other instead of both waiting."""
-    earlier = matching(terms).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    earlier = (
+        open_to(user, matching(terms)).filter(pk__lt=opened.pk).exclude(seat0=user).order_by("pk")
+    )
     for seek in earlier:
         if ratings.range_refusal(seek, user):
             continue
@@ -52,6 +54,11 @@ def settled(opened: Game, user, terms: GameSettings) -> tuple[Game, str]:
             # taken by a third player a moment ago: open again, as if nothing had been found
             return services.create_game(user, terms), OPENED
     return opened, OPENED
+
+
+def open_to(user, seeks):
+    """Less the seeks of players ``user`` blocked or was blocked by: never paired, silently."""
+    return seeks.exclude(seat0_id__in=Block.objects.hidden_from(user))
 
 
 def matching(terms: GameSettings):

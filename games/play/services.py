@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
-from games.models import Action, Ending, Game, Series, player_name
+from games.models import Action, Block, Ending, Game, Series, player_name
 from games.play import conditional, states, timing, vacation
 from games.play.refusals import MoveRejected, NotAllowed, StaleMove, refusal_of
 from games.ratings import service as ratings
@@ -125,6 +125,9 @@ def accept_game(game: Game, user) -> Game:
             raise StaleMove(_("this game has already been taken or cancelled"))
         if game.seat0_id == user.pk:
             raise NotAllowed(_("you cannot play against yourself: wait for an opponent"))
+        if Block.objects.between(game.seat0_id, user.pk).exists():
+            # Silent: a blocked pair's seek reads to either as one already gone.
+            raise StaleMove(_("this game has already been taken or cancelled"))
         refusal = ratings.range_refusal(game, user)
         if refusal:
             raise MoveRejected(refusal)

@@ -18,6 +18,8 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_game_over",
             "email_rematch_offered",
             "email_daily_digest",
+            "email_invited",
+            "email_followed_seek",
         ]
 
 
@@ -28,7 +30,7 @@ class VacationForm(forms.Form):
 class PlaySettingsForm(forms.ModelForm):
     class Meta:
         model = PlayerSettings
-        fields = ["confirm_moves", "sound", "next_game_after_move"]
+        fields = ["confirm_moves", "sound", "next_game_after_move", "hide_presence"]
         widgets = {"confirm_moves": forms.RadioSelect}
 
 

@@ -26,6 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from basilica_site.compression import never_compressed
 from games import kinds
+from games.community import presence, relations
 from games.correspondence import notify
 from games.kinds.basilica import help as help_words
 from games.models import CLOSED_PREFIX, Computer, Game, Notification, Series
@@ -34,7 +35,7 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
-from games.web import errors, front, next_game
+from games.web import errors, friends, front, next_game
 from games.web.forms import (
     LocaleSettingsForm,
     NotificationSettingsForm,
@@ -67,14 +68,22 @@ def _lobby_context(user, posted=None) -> dict:
     return {
         "grid": front.grid(),
         "seeks": ratings.seek_rows(
-            Game.objects.open_seeks().select_related("seat0").order_by("-created_at"), user
+            Game.objects.open_seeks()
+            .not_blocked(user)
+            .select_related("seat0")
+            .order_by("-created_at"),
+            user,
         ),
         "forms": forms,
         "against": against,
         "levels": Computer.Level.choices,
         "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
-        "now": boards(Game.objects.being_played().select_related("seat0", "seat1")[:LOBBY_NOW]),
+        "now": boards(
+            Game.objects.being_played()
+            .not_blocked(user)
+            .select_related("seat0", "seat1")[:LOBBY_NOW]
+        ),
     }
 
 
@@ -191,6 +200,8 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("seat0"), invite_token=token)
+    if relations.apart(game.seat0, request.user):
+        raise Http404("no such game")  # silent: as an invitation that never was
     if game.status != Game.Status.OPEN:
         return redirect(game)
     return render(request, "games/invitation.html", {"game": game})
@@ -210,6 +221,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseClientRedirect(game.get_absolute_url())
     if game.status == Game.Status.CANCELLED:
         raise Http404("this game was cancelled")
+    if game.status == Game.Status.OPEN and relations.apart(game.seat0, request.user):
+        raise Http404("this game was cancelled")  # silent: a blocked pair's seek is gone
     if game.status == Game.Status.OPEN:
         return _waiting_page(request, game)
     if not game.can_watch(request.user):
@@ -350,6 +363,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "record": record,
         "ratings": rating_pages.ratings(person, request.user),
         "results": results,
+        "seen": presence.seen(person),
+        **friends.relation_context(request.user, person),
     }
     return render(request, "games/profile.html", context)
 
@@ -358,7 +373,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def now_playing(request: HttpRequest) -> HttpResponse:
     """Public games in play, the last moved first: anyone, signed in or not, may watch them."""
     drawn_at = _drawn_at()
-    games = Game.objects.being_played().select_related("seat0", "seat1")
+    games = Game.objects.being_played().not_blocked(request.user).select_related("seat0", "seat1")
     page = Paginator(games, NOW_PER_PAGE).get_page(request.GET.get("page"))
     context = {"page": page, "now": boards(page), "drawn_at": drawn_at}
     if request.htmx:
@@ -558,6 +573,7 @@ def _settings_page(request: HttpRequest, **bound) -> HttpResponse:
         "settings_start": settings.VACATION_START_DAYS,
         "on_vacation": vacation.current(request.user),
         "recent": request.user.notifications.filter(channel="email").select_related("game")[:20],
+        "blocked": friends.blocked_players(request.user),
     }
     return render(request, "games/settings.html", context, status=400 if bound else 200)
 

@@ -73,6 +73,14 @@ def places(site, browser: Browser) -> Places:
         expect(bob.page.locator(".result")).to_be_visible()
         cathedral = open_game(site, alice, bob, "", 1, kind="cathedral")
         series = open_series(site, alice, bob)
+        # Alice follows Bob from his page (htmx swaps the button), Carol blocks Bob from his.
+        alice.page.goto(f"/players/{bob.name}/")
+        alice.page.get_by_role("button", name="Follow").click()
+        expect(alice.page.get_by_role("button", name="Unfollow")).to_be_visible()
+        carol.page.goto(f"/players/{bob.name}/")
+        carol.page.once("dialog", lambda dialog: dialog.accept())
+        carol.page.get_by_role("button", name="Block").click()
+        expect(carol.page.get_by_role("button", name="Unblock")).to_be_visible()
         places = Places(alice, bob, carol)
         places.urls = {
             "home": ("nobody", "/"),
@@ -98,6 +106,9 @@ def places(site, browser: Browser) -> Places:
             "series": ("alice", f"/games/series/{series}/"),
             "settings": ("alice", "/settings/"),
             "close-account": ("carol", "/settings/close/"),
+            "settings-blocked": ("carol", "/settings/"),
+            "following": ("alice", "/following/"),
+            "profile-followed": ("alice", f"/players/{bob.name}/"),
             "ratings": ("nobody", "/ratings/"),
         }
         yield places
@@ -132,6 +143,9 @@ PAGES = [
     "series",
     "settings",
     "close-account",
+    "settings-blocked",
+    "following",
+    "profile-followed",
     "ratings",
 ]
 

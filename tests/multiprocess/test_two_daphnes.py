@@ -156,3 +156,30 @@ def test_a_move_through_one_daphne_is_pushed_by_the_other(two_daphnes):
     push = asyncio.run(watch_then_move(ports, facts))
     assert 'data-seq="1"' in push
     assert 'id="board"' in push
+
+
+def profile_page(port: int, name: str) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/players/{name}/", timeout=10) as page:
+        return page.read().decode()
+
+
+async def online_elsewhere(ports, facts) -> str:
+    """Bob's lobby socket lives on one process; his page is read through the other."""
+    import websockets
+
+    socket_port, page_port = ports
+    async with websockets.connect(
+        f"ws://127.0.0.1:{socket_port}/ws/lobby/?since={time.time()}",
+        additional_headers={
+            "Cookie": f"sessionid={facts['sessions']['bob']}",
+            "Origin": f"http://127.0.0.1:{socket_port}",
+        },
+        open_timeout=10,
+    ):
+        await asyncio.sleep(0.5)
+        return await asyncio.to_thread(profile_page, page_port, "bob")
+
+
+def test_a_socket_on_one_daphne_shows_its_player_online_on_the_other(two_daphnes):
+    ports, facts = two_daphnes
+    assert "Online now" in asyncio.run(online_elsewhere(ports, facts))
