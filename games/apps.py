@@ -14,7 +14,7 @@ def connect_listeners() -> None:
     first (then the lists that show the game), so that the opponent's page shows a move before the
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from games import events, tasks
-    from games.community import news
+    from games.community import news, relations
     from games.live import announce, lobby, watch
 
     listeners = [
@@ -30,6 +30,7 @@ def connect_listeners() -> None:
         (events.rematch_offered, tasks.schedule_rematch_offer),
         (events.prepared_reply_played, tasks.schedule_reply_news),
         (events.notification_queued, tasks.schedule_delivery),
+        (events.account_closed, relations.on_account_closed),
     ]
     for signal, listener in listeners:
         signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")

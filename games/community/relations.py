@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from games.models import Block, Follow
+from games.models import Block, Follow, Presence
 
 
 class NotAPlayer(ValueError):
@@ -88,6 +88,12 @@ def forget(user) -> None:
     with transaction.atomic():
         Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
         Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+
+
+def on_account_closed(user, **_facts) -> None:
+    """A closed account keeps no relations, and is seen by nobody any more."""
+    forget(user)
+    Presence.objects.filter(user=user).delete()
 
 
 def relations_of(user) -> dict:

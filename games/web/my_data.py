@@ -16,6 +16,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from basilica_site.compression import never_compressed
+from games.community import relations
 from games.models import (
     ConditionalLine,
     Game,
@@ -55,6 +56,7 @@ def download(request: HttpRequest) -> HttpResponse:
             {"game": line.game_id, "moves": line.moves, "created_at": _moment(line.created_at)}
             for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
         ],
+        "relations": relations.relations_of(user),
         **_standing(user),
         **_correspondence(user),
     }
