@@ -54,6 +54,10 @@ SUBJECTS = {
     Kind.CONDITIONAL_PLAYED: gettext_lazy(
         "Your prepared reply was played against %(opponent)s (game %(game)s)"
     ),
+    Kind.TOURNAMENT_GAME: gettext_lazy(
+        "%(tournament)s: your game against %(opponent)s starts (game %(game)s)"
+    ),
+    Kind.TOURNAMENT_OVER: gettext_lazy("%(tournament)s is over"),
 }
 # A deadline in an email, in Django's date format, the recipient's zone named (T). Each
 # language says its months its own way in "6 March": Polish in the genitive (E), French in
@@ -292,7 +296,7 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     """The subject and plain-text body of a notification, in the active language and zone
     (``queue`` makes them the recipient's)."""
     context = {"user": user, "kind": Kind(kind).label, "site": settings.SITE_URL, **extra}
-    facts = {"game": "", "opponent": "", "left": ""}
+    facts = {"game": "", "opponent": "", "left": "", "tournament": str(extra.get("tournament", ""))}
     if game is not None:
         seat = game.seat_of(user)
         opponent = game.player(1 - seat) if seat is not None else None

@@ -18,6 +18,8 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_game_over",
             "email_rematch_offered",
             "email_daily_digest",
+            "email_tournament_game",
+            "email_tournament_over",
         ]
 
 
