@@ -20,9 +20,11 @@ from __future__ import annotations
 import contextlib
 import logging
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -45,10 +47,13 @@ NOBODY_LEFT = gettext_noop("Ended early: fewer than two players were left to pai
 
 
 def due(now: datetime | None = None):
-    """The tournaments the sweep looks at: running, or open and past their start time."""
+    """The tournaments the sweep looks at: running, open and past their start time, or open
+    until full (the entry that fills one starts it at the next minute)."""
     now = now or timezone.now()
-    return Tournament.objects.filter(status=Tournament.Status.RUNNING) | Tournament.objects.filter(
-        status=Tournament.Status.OPEN, starts_at__lte=now
+    return Tournament.objects.filter(
+        Q(status=Tournament.Status.RUNNING)
+        | Q(status=Tournament.Status.OPEN, starts_at__lte=now)
+        | Q(status=Tournament.Status.OPEN, starts_at__isnull=True)
     )
 
 
@@ -129,7 +134,7 @@ def _pair(tournament: Tournament, number: int, first: int, second: int | None) -
     """A pairing of round ``number``, its game started (a bye scores its point at once)."""
     if second is None:
         return Pairing.objects.create(
-            tournament=tournament, round=number, first_id=first, score=Fraction(1)
+            tournament=tournament, round=number, first_id=first, score=Decimal(1)
         )
     made = Pairing.objects.create(
         tournament=tournament, round=number, first_id=first, second_id=second
@@ -194,7 +199,7 @@ def _record_scores(tournament: Tournament) -> None:
     for made in waiting:
         score = results.score_of(made)
         if score is not None:
-            made.score = float(score)
+            made.score = Decimal(score.numerator) / Decimal(score.denominator)
             made.save(update_fields=["score"])
 
 
