@@ -24,7 +24,7 @@ def points(value: Fraction) -> str:
 
 
 def tiebreak_name(tournament: Tournament) -> str:
-    return _("Buchholz") if tournament.swiss else _("Sonneborn–Berger")
+    return _("Buchholz") if tournament.swiss else _("Sonneborn–Berger")  # noqa: RUF001
 
 
 def standings(tournament: Tournament) -> list[dict]:
@@ -57,7 +57,7 @@ def rounds(tournament: Tournament) -> list[dict]:
 
 
 def _score_line(first: Fraction) -> str:
-    return f"{points(first)}–{points(1 - first)}"
+    return f"{points(first)}–{points(1 - first)}"  # noqa: RUF001 - a score is written so
 
 
 def terms(tournament: Tournament) -> str:
