@@ -115,11 +115,15 @@ def next_step(tournament: Tournament) -> str:
     ) % {"names": names, "reason": reason}
 
 
-def played_by(person) -> list[dict]:
-    """The tournaments ``person`` has played or plays in, with their place once it is over."""
+def played_by(person, viewer=None) -> list[dict]:
+    """The tournaments ``person`` has played or plays in, with their place once it is over;
+    one by invitation only is listed to them and the staff alone."""
+    rows = Entry.objects.filter(user=person)
+    own = viewer is None or viewer.pk == person.pk or getattr(viewer, "is_staff", False)
+    if not own:
+        rows = rows.filter(tournament__invite_only=False)
     rows = (
-        Entry.objects.filter(user=person)
-        .exclude(tournament__status=Tournament.Status.CANCELLED)
+        rows.exclude(tournament__status=Tournament.Status.CANCELLED)
         .select_related("tournament")
         .order_by("-tournament__created_at")
     )

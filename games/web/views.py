@@ -34,6 +34,7 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
+from games.tournaments import tables as tournament_tables
 from games.web import errors, front, next_game
 from games.web.forms import (
     LocaleSettingsForm,
@@ -344,6 +345,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "record": record,
         "ratings": rating_pages.ratings(person, request.user),
         "results": results,
+        "tournaments": tournament_tables.played_by(person, request.user),
     }
     return render(request, "games/profile.html", context)
 
