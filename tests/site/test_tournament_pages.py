@@ -70,7 +70,7 @@ def test_a_player_creates_a_round_robin_from_the_form_and_is_its_first_player(an
     assert list(Entry.objects.filter(tournament=league).values_list("user", flat=True)) == [ann.pk]
     shown = client_for(ann).get(league.get_absolute_url()).content.decode()
     assert "Winter league" in shown
-    assert "Sonneborn–Berger" in shown
+    assert "Sonneborn–Berger" in shown  # noqa: RUF001 - the name has an en dash
     assert "if at least three players have joined by then" in shown
 
 
