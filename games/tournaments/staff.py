@@ -14,12 +14,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.models import Game, Pairing, PairingChange, Tournament
 from games.play import referee
 from games.tournaments import results, running
 
-CANCELLED = "Cancelled by the admin."
+CANCELLED = gettext_noop("Cancelled by the admin.")  # said in the reader's language by the page
 
 
 class StaffRefused(ValueError):

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import client_for, make_user
+from factories import client_for, make_staff, make_user
 
 from games.models import Entry, Rating, Tournament
 from games.terms import GameSettings
@@ -220,3 +220,49 @@ def test_the_profile_lists_the_tournaments_played_with_places(ann, bob):
 def test_the_lobby_and_the_site_navigation_link_to_the_tournaments(ann):
     page = client_for(ann).get(reverse("games:lobby")).content.decode()
     assert page.count(reverse("games:tournaments")) >= 2
+
+
+def test_the_admin_cancels_a_tournament_with_a_reason_seen_in_its_audit(ann, bob):
+    cup = cup_of(ann)
+    referee = make_staff()
+    staff_page = reverse("admin:games_tournament_staff", args=[cup.pk])
+    assert client_for(bob).get(staff_page).status_code == 302, "a player is sent to log in"
+    client = client_for(referee)
+    empty = client.post(staff_page, {"action": "cancel", "c-reason": ""})
+    assert empty.status_code == 400
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.OPEN, "no reason, no change"
+    answer = client.post(staff_page, {"action": "cancel", "c-reason": "the venue closed"})
+    assert answer.status_code == 302
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.CANCELLED
+    audit = client.get(reverse("admin:games_tournament_change", args=[cup.pk])).content.decode()
+    assert "the venue closed" in audit
+    assert "referee" in audit
+    assert "Cancelled by the admin." in Client().get(cup.get_absolute_url()).content.decode()
+
+
+def test_the_admin_replaces_a_bye_by_a_game(ann, bob):
+    cup = cup_of(ann, starts_at=timezone.now() + timedelta(minutes=1))
+    cat = make_user("cat")
+    entries.join(cup, bob)
+    entries.join(cup, cat)
+    running.advance(cup.pk, timezone.now() + timedelta(minutes=2))
+    bye = cup.pairings.get(second__isnull=True)
+    partner = next(u for u in (ann, bob, cat) if u.pk != bye.first_id)
+    busy = cup.pairings.get(second__isnull=False)
+    client = client_for(make_staff())
+    answer = client.post(
+        reverse("admin:games_tournament_staff", args=[cup.pk]),
+        {
+            "action": "replace",
+            "r-pairing": bye.pk,
+            "r-first": bye.first_id,
+            "r-second": partner.pk,
+            "r-reason": "a test of the form",
+        },
+    )
+    assert answer.status_code == 400, "the partner already plays in this round"
+    assert "already plays another game of this round" in answer.content.decode()
+    busy.refresh_from_db()
+    assert busy.game.status == "active"
