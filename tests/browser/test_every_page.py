@@ -47,6 +47,22 @@ def open_series(site, alice: Visitor, bob: Visitor) -> int:
     return int(re.search(r"/series/(\d+)/", series.get_attribute("href")).group(1))
 
 
+def open_tournament(alice: Visitor, bob: Visitor) -> str:
+    """A round robin of three, to start when full: Alice creates it, Bob joins (by HTMX)."""
+    page = alice.page
+    page.goto("/games/tournaments/new/")
+    page.get_by_label("Name").fill("Phone cup")
+    page.get_by_label("Most players").fill("3")
+    page.get_by_label("when full").check()
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page).to_have_url(re.compile(r"/games/tournaments/\d+/$"))
+    address = re.search(r"/games/tournaments/\d+/$", page.url).group(0)
+    bob.page.goto(address)
+    bob.page.get_by_role("button", name="Join").click()
+    expect(bob.page.locator("#entry")).to_contain_text("You have joined.")
+    return address
+
+
 @pytest.fixture(scope="module")
 def places(site, browser: Browser) -> Places:
     people = [Visitor.sign_up(browser, site.url, role, "every-page") for role in "abc"]
@@ -73,6 +89,7 @@ def places(site, browser: Browser) -> Places:
         expect(bob.page.locator(".result")).to_be_visible()
         cathedral = open_game(site, alice, bob, "", 1, kind="cathedral")
         series = open_series(site, alice, bob)
+        tournament = open_tournament(alice, bob)
         places = Places(alice, bob, carol)
         places.urls = {
             "home": ("nobody", "/"),
@@ -98,6 +115,9 @@ def places(site, browser: Browser) -> Places:
             "series": ("alice", f"/games/series/{series}/"),
             "settings": ("alice", "/settings/"),
             "ratings": ("nobody", "/ratings/"),
+            "tournaments": ("carol", "/games/tournaments/"),
+            "tournament-new": ("alice", "/games/tournaments/new/"),
+            "tournament": ("bob", tournament),
         }
         yield places
         for person in people:
@@ -131,6 +151,9 @@ PAGES = [
     "series",
     "settings",
     "ratings",
+    "tournaments",
+    "tournament-new",
+    "tournament",
 ]
 
 
