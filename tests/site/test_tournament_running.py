@@ -304,3 +304,31 @@ def test_the_admin_replaces_a_game_of_a_running_round_with_a_reason(calendar):
     other = Pairing.objects.filter(tournament=cup, round=1).exclude(pk=made.pk).get()
     with pytest.raises(staff.StaffRefused):
         staff.replace(made, first, other.first, referee, "one player in two games")
+
+
+def test_a_cathedral_series_counts_as_one_game_its_result_the_series(calendar):
+    ann, bob, cat = players("ann", "bob", "cat")
+    cup = entries.create(
+        ann,
+        entries.Plan(name="Cathedral cup", format="swiss", rounds=2, max_players=3, starts_at=None),
+        GameSettings(kind="cathedral", time_control="3d", series=2),
+    )
+    entries.join(cup, bob)
+    entries.join(cup, cat)
+    the_minute_sweep(calendar)
+    made = Pairing.objects.get(tournament=cup, round=1, second__isnull=False)
+    first_game = made.game
+    assert first_game.series.length == 2
+    services.resign(first_game, first_game.seat1)
+    made.refresh_from_db()
+    assert made.score is None, "one game of two: the series goes on"
+    following = first_game.series.games.get(series_number=2)
+    assert following.status == Game.Status.ACTIVE
+    cup.refresh_from_db()
+    assert cup.current_round == 1
+    # Withdrawing forfeits the series still being played: its second game.
+    entries.leave(cup, following.seat0)
+    made.refresh_from_db()
+    assert made.score == 1, "the series is over, won by the player who never resigned"
+    cup.refresh_from_db()
+    assert cup.current_round == 2
