@@ -542,6 +542,9 @@ class TournamentAdmin(admin.ModelAdmin):
     fields = ("name", "official", *readonly_fields)
     inlines = [EntryInline, PairingInline, PairingChangeInline]
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a tournament is created on the site, by a player
+
     @admin.display(description=gettext_lazy("the admin's hand"))
     def staff_link(self, obj: Tournament) -> str:
         if obj.pk is None:
