@@ -217,3 +217,13 @@ def test_buchholz_on_a_hand_made_swiss_table_counts_a_bye_as_a_point_and_no_oppo
     assert table[e].tiebreak == 1
     assert table[a].place == 3, "a and b level on points: Buchholz decides"
     assert table[b].place == 4
+
+
+def test_the_bye_goes_to_the_lowest_placed_player_who_has_not_had_one():
+    players = [1, 2, 3, 4, 5]
+    ratings = {1: 1900, 2: 1800, 3: 1700, 4: 1600, 5: 1500}
+    first = swiss_round(1, players, [], ratings)
+    assert [g.first for g in first if g.bye] == [5], "round 1: the lowest rated sits out"
+    played = [Game(1, 1, 2, WIN), Game(1, 3, 4, DRAW), Game(1, 5, None, WIN)]
+    second = swiss_round(2, players, played, ratings)
+    assert [g.first for g in second if g.bye] == [2], "round 2: the one with no points"
