@@ -3,7 +3,7 @@ leaving (as a plain form and as HTMX), and every refusal, which changes nothing.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from factories import client_for, make_staff, make_user
 
-from games.models import Entry, Rating, Tournament
+from games.models import Entry, PlayerSettings, Rating, Tournament
 from games.terms import GameSettings
 from games.tournaments import entries, running
 
@@ -266,3 +266,10 @@ def test_the_admin_replaces_a_bye_by_a_game(ann, bob):
     assert "already plays another game of this round" in answer.content.decode()
     busy.refresh_from_db()
     assert busy.game.status == "active"
+
+
+def test_the_start_is_read_in_the_creators_time_zone(ann):
+    PlayerSettings.objects.create(user=ann, time_zone="Europe/Warsaw")
+    form = new_tournament_form(**{"t-starts_at": "2031-01-10T12:00"})  # winter: UTC+1
+    client_for(ann).post(reverse("games:tournament-new"), form)
+    assert Tournament.objects.get().starts_at == datetime(2031, 1, 10, 11, 0, tzinfo=UTC)
