@@ -24,19 +24,24 @@ from games import kinds
 from games.models import (
     Action,
     AuditEntry,
+    Entry,
     Game,
     GameNote,
     GameVisit,
     Notification,
+    Pairing,
+    PairingChange,
     PlayerSettings,
     Rating,
     RatingChange,
     RefereeDecision,
     Series,
+    Tournament,
     Vacation,
     player_name,
 )
 from games.play import referee, states
+from games.tournaments import staff as tournament_staff
 from games.web import converters  # noqa: F401 - converters: <game:>
 
 # The index links to the site's figures (games.web.staff_figures) above the models.
@@ -478,3 +483,141 @@ class AuditEntryAdmin(ReadOnly):
 
     def get_actions(self, request):
         return {}  # not even "delete selected"
+
+
+# -- tournaments -----------------------------------------------------------------------------------
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ("user", "joined_at", "withdrawn_at", "left", "place")
+    readonly_fields = fields
+    can_delete = False
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    fields = ("round", "first", "second", "game", "score")
+    readonly_fields = fields
+    can_delete = False
+
+
+class PairingChangeInline(admin.TabularInline):
+    """The audit: every cancellation and replacement, who, why and when."""
+
+    model = PairingChange
+    extra = 0
+    fields = ("at", "by", "what", "reason")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = gettext_lazy("audit: the admin's changes")
+
+
+class CancelTournamentForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reason"))
+
+
+class ReplacePairingForm(forms.Form):
+    pairing = forms.ModelChoiceField(queryset=Pairing.objects.none(), label=gettext_lazy("Pairing"))
+    first = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label=gettext_lazy("Moves first")
+    )
+    second = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label=gettext_lazy("Moves second")
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reason"))
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["pairing"].queryset = tournament.pairings.filter(
+            Q(score__isnull=True) | Q(second__isnull=True)
+        ).select_related("first", "second")
+        players = get_user_model().objects.filter(tournament_entries__tournament=tournament)
+        self.fields["first"].queryset = players
+        self.fields["second"].queryset = players
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "format", "status", "official", "created_by", "starts_at")
+    list_filter = ("status", "format", "official")
+    search_fields = ("name",)
+    readonly_fields = (
+        "created_by",
+        "kind",
+        "terms",
+        "format",
+        "status",
+        "current_round",
+        "ended_reason",
+        "started_at",
+        "finished_at",
+        "staff_link",
+    )
+    fields = ("name", "official", *readonly_fields)
+    inlines = [EntryInline, PairingInline, PairingChangeInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a tournament is created on the site, by a player
+
+    @admin.display(description=gettext_lazy("the admin's hand"))
+    def staff_link(self, obj: Tournament) -> str:
+        if obj.pk is None:
+            return ""
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_tournament_staff", args=[obj.pk]),
+            _("cancel the tournament or replace a pairing"),
+        )
+
+    def get_urls(self):
+        staff_view = path(
+            "<int:pk>/staff/",
+            self.admin_site.admin_view(self.staff_view),
+            name="games_tournament_staff",
+        )
+        return [staff_view, *super().get_urls()]
+
+    def staff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Cancel the tournament, or replace a pairing, each with a reason kept in the audit."""
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        asked = request.POST.get("action") if request.method == "POST" else None
+        cancel = CancelTournamentForm(request.POST if asked == "cancel" else None, prefix="c")
+        replace = ReplacePairingForm(
+            request.POST if asked == "replace" else None, prefix="r", tournament=tournament
+        )
+        status = 200
+        if asked in ("cancel", "replace"):
+            status = 400
+            form = cancel if asked == "cancel" else replace
+            if form.is_valid():
+                try:
+                    self._act(request, tournament, asked, form.cleaned_data)
+                except tournament_staff.StaffRefused as refusal:
+                    form.add_error(None, str(refusal))
+                else:
+                    return redirect("admin:games_tournament_change", tournament.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("The admin's hand in %(name)s") % {"name": tournament.name},
+            "tournament": tournament,
+            "cancel_form": cancel,
+            "replace_form": replace,
+            "changes": tournament.changes.select_related("by"),
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/games/tournament_staff.html", context, status=status)
+
+    def _act(self, request: HttpRequest, tournament: Tournament, asked: str, data: dict) -> None:
+        if asked == "cancel":
+            tournament_staff.cancel(tournament, request.user, data["reason"])
+            messages.success(request, _("The tournament is cancelled."))
+            return
+        tournament_staff.replace(
+            data["pairing"], data["first"], data["second"], request.user, data["reason"]
+        )
+        messages.success(request, _("The pairing is replaced; its new game has started."))

@@ -23,6 +23,7 @@ def connect_listeners() -> None:
         (events.game_changed, tasks.schedule_checks),
         (events.game_changed, tasks.schedule_computer_move),
         (events.game_changed, watch.on_game_changed),
+        (events.game_changed, tasks.schedule_tournament),
         (events.seek_changed, announce.on_seek_changed),
         (events.seek_changed, lobby.on_seek_changed),
         (events.seek_changed, news.on_seek_changed),

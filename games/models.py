@@ -443,6 +443,8 @@ class PlayerSettings(models.Model):
     hide_presence = models.BooleanField(
         _("Hide when I am online and when I was last seen"), default=False
     )
+    email_tournament_game = models.BooleanField(_("“Tournament game starts” emails"), default=True)
+    email_tournament_over = models.BooleanField(_("“Tournament over” emails"), default=True)
     calendar_token = models.CharField(
         max_length=43,
         null=True,
@@ -575,6 +577,8 @@ class Notification(models.Model):
         CONDITIONAL_PLAYED = "conditional_played", _("prepared reply played")
         INVITED = "invited", _("invited to a game")
         FOLLOWED_SEEK = "followed_seek", _("a player I follow opens a seek")
+        TOURNAMENT_GAME = "tournament_game", _("tournament game starts")
+        TOURNAMENT_OVER = "tournament_over", _("tournament over")
 
     class Outcome(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")
@@ -963,3 +967,148 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} seen at {self.seen_at:%Y-%m-%d %H:%M}"
+
+
+# -- tournaments (games.tournaments) -------------------------------------------------------------
+
+
+class Tournament(models.Model):
+    """A round robin or a Swiss between players who joined, run by the task runner
+    (``games.tournaments.running``): its games are ordinary games, each linked by a ``Pairing``.
+    ``terms`` are the lobby's choices for every game of it: kind, options, clock, rated, series."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("round robin")
+        SWISS = "swiss", _("Swiss")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open for entries")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    MIN_PLAYERS = 3
+    ROUND_ROBIN_MAX = 12
+
+    name = models.CharField(max_length=80)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+    )
+    official = models.BooleanField(default=False, help_text="marked by staff")
+    kind = models.CharField(max_length=20)
+    terms = models.JSONField(help_text="options, time_control, rated, series of every game")
+    format = models.CharField(max_length=12, choices=Format.choices)
+    rounds = models.PositiveSmallIntegerField(default=0, help_text="a Swiss's number of rounds")
+    max_players = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="empty: when full")
+    rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    invite_only = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, default=new_token, unique=True, editable=False)
+    timeouts_allowed = models.PositiveSmallIntegerField(
+        default=2, help_text="a player who loses more games than this on time is withdrawn"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    ended_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:tournament", args=[self.pk])
+
+    @property
+    def swiss(self) -> bool:
+        return self.format == self.Format.SWISS
+
+
+class Entry(models.Model):
+    """A player in a tournament: joined, perhaps withdrawn (by themselves or by their timeouts;
+    they stay in the standings), and their final place."""
+
+    class Left(models.TextChoices):
+        WITHDREW = "withdrew", _("withdrew")
+        TIMEOUTS = "timeouts", _("withdrawn after too many games lost on time")
+        REMOVED = "removed", _("withdrawn by the admin")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    left = models.CharField(max_length=10, choices=Left.choices, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class Pairing(models.Model):
+    """One game of a tournament's round (its first game, for a series), or a bye when
+    ``second`` is empty. ``score`` is the first player's (1, ½, 0), once the game (or series)
+    is over; a bye's is 1. A pairing of a round robin's later rounds is played at once too."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    second = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="pairing"
+    )
+    score = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "first"], name="first_once_a_round"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "second"], name="second_once_a_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round} of {self.tournament}: {self.first} - {self.second or 'bye'}"
+
+    @property
+    def bye(self) -> bool:
+        return self.second_id is None
+
+
+class PairingChange(models.Model):
+    """The admin's audit of a tournament: a cancellation, a pairing or a game replaced; who,
+    why and when, and what it was before."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
+    pairing = models.ForeignKey(
+        Pairing, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    what = models.CharField(max_length=200)
+    reason = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.what} by {self.by} ({self.at:%Y-%m-%d %H:%M})"

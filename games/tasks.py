@@ -33,6 +33,7 @@ from huey.utils import load_class
 from games.correspondence import notify
 from games.models import Computer, Game
 from games.play import computer, services
+from games.tournaments import running as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,10 @@ def sweep(now=None) -> dict:
         except Exception:  # one broken game must not keep the others from ending on time
             log.exception("sweep: could not check the clock of game %s", game.pk)
     warned = notify.warn_running_out(now)
-    return {"ended": ended, "warned": warned, "asked_again": computer_moves_stalled(now)}
+    asked_again = computer_moves_stalled(now)
+    # After the clocks: a game ended on time may finish a tournament's round.
+    tournaments.sweep(now)
+    return {"ended": ended, "warned": warned, "asked_again": asked_again}
 
 
 HEARTBEAT = "heartbeat:light"
@@ -327,6 +331,19 @@ def schedule_computer_move(game: Game, **_facts) -> None:
     """The bot's move, when a bot must decide now."""
     if computer.deciding_bot(game) is not None:
         request_computer_move(game.pk, game.seq, game.clock_control.live)
+
+
+@db_task()
+def advance_tournament(tournament_id: int) -> None:
+    tournaments.advance(tournament_id)
+
+
+def schedule_tournament(game: Game, **_facts) -> None:
+    """A tournament game that ended may finish its round: the tournament advances in the task
+    runner, not in the request of the last move."""
+    tournament_id = tournaments.tournament_of(game)
+    if tournament_id is not None:
+        advance_tournament(tournament_id)
 
 
 def schedule_delivery(notification, **_facts) -> None:

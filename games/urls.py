@@ -7,6 +7,7 @@ from games.web import (  # noqa: F401 - converters registers <game:> and <token:
     next_game,
     notes,
     prepared,
+    tournaments,
     views,
 )
 
@@ -21,6 +22,12 @@ urlpatterns = [
     path("now/", views.now_playing, name="now"),
     path("series/<int:pk>/", views.series, name="series"),
     path("import/", record_views.import_record, name="import"),
+    path("tournaments/", tournaments.index, name="tournaments"),
+    path("tournaments/new/", tournaments.new, name="tournament-new"),
+    path("tournaments/<int:pk>/", tournaments.detail, name="tournament"),
+    path("tournaments/<int:pk>/invite/<str:token>/", tournaments.detail, name="tournament-invite"),
+    path("tournaments/<int:pk>/join/", tournaments.join, name="tournament-join"),
+    path("tournaments/<int:pk>/leave/", tournaments.leave, name="tournament-leave"),
     path("invite/<token:token>/", views.invitation, name="invitation"),
     path("<game:pk>/", views.detail, name="detail"),
     path("<game:pk>/act/", views.act, name="act"),

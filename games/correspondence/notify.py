@@ -64,6 +64,10 @@ SUBJECTS = {
     ),
     Kind.INVITED: gettext_lazy("%(opponent)s invites you to a game (game %(game)s)"),
     Kind.FOLLOWED_SEEK: gettext_lazy("%(opponent)s is looking for an opponent (game %(game)s)"),
+    Kind.TOURNAMENT_GAME: gettext_lazy(
+        "%(tournament)s: your game against %(opponent)s starts (game %(game)s)"
+    ),
+    Kind.TOURNAMENT_OVER: gettext_lazy("%(tournament)s is over"),
 }
 # A deadline in an email, in Django's date format, the recipient's zone named (T). Each
 # language says its months its own way in "6 March": Polish in the genitive (E), French in
@@ -302,7 +306,7 @@ def compose(user, kind: str, game: Game | None, **extra) -> tuple[str, str]:
     """The subject and plain-text body of a notification, in the active language and zone
     (``queue`` makes them the recipient's)."""
     context = {"user": user, "kind": Kind(kind).label, "site": settings.SITE_URL, **extra}
-    facts = {"game": "", "opponent": "", "left": ""}
+    facts = {"game": "", "opponent": "", "left": "", "tournament": str(extra.get("tournament", ""))}
     if game is not None:
         seat = game.seat_of(user)
         # Not yet seated (an invitation, a followed player's seek): the one who opened it.

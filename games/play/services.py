@@ -68,6 +68,13 @@ def create_game(user, settings: GameSettings) -> Game:
     return game
 
 
+def checked_terms(settings: GameSettings) -> None:
+    """UnplayableSettings, as ``create_game`` would raise it, if no game could be started on
+    ``settings`` (a tournament's terms, checked once for all its games)."""
+    kind, first = _checked(settings)
+    kind.new_options(settings.options, first)
+
+
 def _checked(settings: GameSettings) -> tuple[kinds.GameKind, int]:
     """The kind of ``settings`` and the seat of its first role, once the platform's part of
     them is one the lobby offers. The creator always sits in seat 0; who takes the first role

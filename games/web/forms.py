@@ -20,6 +20,8 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_daily_digest",
             "email_invited",
             "email_followed_seek",
+            "email_tournament_game",
+            "email_tournament_over",
         ]
 
 

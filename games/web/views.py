@@ -35,6 +35,7 @@ from games.play import series as series_standings
 from games.ratings import profile as rating_pages
 from games.ratings import service as ratings
 from games.terms import UnplayableSettings
+from games.tournaments import tables as tournament_tables
 from games.web import errors, friends, front, next_game
 from games.web.forms import (
     LocaleSettingsForm,
@@ -365,6 +366,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "results": results,
         "seen": presence.seen(person),
         **friends.relation_context(request.user, person),
+        "tournaments": tournament_tables.played_by(person, request.user),
     }
     return render(request, "games/profile.html", context)
 

@@ -47,6 +47,22 @@ def open_series(site, alice: Visitor, bob: Visitor) -> int:
     return int(re.search(r"/series/(\d+)/", series.get_attribute("href")).group(1))
 
 
+def open_tournament(alice: Visitor, bob: Visitor) -> str:
+    """A round robin of three, to start when full: Alice creates it, Bob joins (by HTMX)."""
+    page = alice.page
+    page.goto("/games/tournaments/new/")
+    page.get_by_label("Name").fill("Phone cup")
+    page.get_by_label("Most players").fill("3")
+    page.get_by_label("when full").check()
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page).to_have_url(re.compile(r"/games/tournaments/\d+/$"))
+    address = re.search(r"/games/tournaments/\d+/$", page.url).group(0)
+    bob.page.goto(address)
+    bob.page.get_by_role("button", name="Join").click()
+    expect(bob.page.locator("#entry")).to_contain_text("You have joined.")
+    return address
+
+
 @pytest.fixture(scope="module")
 def places(site, browser: Browser) -> Places:
     people = [Visitor.sign_up(browser, site.url, role, "every-page") for role in "abc"]
@@ -81,6 +97,7 @@ def places(site, browser: Browser) -> Places:
         carol.page.once("dialog", lambda dialog: dialog.accept())
         carol.page.get_by_role("button", name="Block").click()
         expect(carol.page.get_by_role("button", name="Unblock")).to_be_visible()
+        tournament = open_tournament(alice, bob)
         places = Places(alice, bob, carol)
         places.urls = {
             "home": ("nobody", "/"),
@@ -110,6 +127,9 @@ def places(site, browser: Browser) -> Places:
             "following": ("alice", "/following/"),
             "profile-followed": ("alice", f"/players/{bob.name}/"),
             "ratings": ("nobody", "/ratings/"),
+            "tournaments": ("carol", "/games/tournaments/"),
+            "tournament-new": ("alice", "/games/tournaments/new/"),
+            "tournament": ("bob", tournament),
         }
         yield places
         for person in people:
@@ -147,6 +167,9 @@ PAGES = [
     "following",
     "profile-followed",
     "ratings",
+    "tournaments",
+    "tournament-new",
+    "tournament",
 ]
 
 

@@ -1,0 +1,1 @@
+"""Tournaments: round robins and Swiss events over days, run by the task runner."""
