@@ -16,6 +16,7 @@ def connect_listeners() -> None:
     from games import events, tasks
     from games.community import news, relations
     from games.live import announce, lobby, watch
+    from games.tournaments import entries as tournament_entries
 
     listeners = [
         (events.game_changed, announce.on_game_changed),
@@ -32,6 +33,7 @@ def connect_listeners() -> None:
         (events.prepared_reply_played, tasks.schedule_reply_news),
         (events.notification_queued, tasks.schedule_delivery),
         (events.account_closed, relations.on_account_closed),
+        (events.account_closed, tournament_entries.on_account_closed),
     ]
     for signal, listener in listeners:
         signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")

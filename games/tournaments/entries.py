@@ -3,6 +3,7 @@ changing nothing, when the tournament does not allow it."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -127,3 +128,15 @@ def leave(tournament: Tournament, user) -> None:
         if entry.withdrawn_at is not None:
             raise Refused(_("You have already withdrawn from this tournament."))
         running.withdraw_locked(tournament, entry, Entry.Left.WITHDREW, timezone.now())
+
+
+def on_account_closed(user, **_facts) -> None:
+    """A closed account leaves every tournament it was in: an open one at once, a running one
+    as a withdrawal (its games there are resigned already by the closing), so that no later
+    round pairs a player who is gone."""
+    for entry in Entry.objects.filter(user=user, withdrawn_at__isnull=True).select_related(
+        "tournament"
+    ):
+        if entry.tournament.status in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            with contextlib.suppress(Refused):
+                leave(entry.tournament, user)

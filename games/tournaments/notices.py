@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from games.correspondence import notify
-from games.models import Entry, Game, Notification, Tournament
+from games.models import Entry, Game, Notification, Tournament, player_name
 
 Kind = Notification.Kind
 
@@ -33,7 +33,7 @@ def tournament_over(tournament: Tournament, entry: Entry) -> None:
         tournament=tournament,
         place=entry.place,
         players=tournament.entries.count(),
-        winners=", ".join(w.user.username for w in winners),
+        winners=", ".join(player_name(w.user) for w in winners),
         page=_page(tournament),
     )
 

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from games import kinds
 from games.clock import TimeControl
-from games.models import Entry, Game, Tournament
+from games.models import Entry, Game, Tournament, player_name
 from games.tournaments import pairing, running
 
 
@@ -107,7 +107,7 @@ def next_step(tournament: Tournament) -> str:
     if status == Tournament.Status.CANCELLED:
         return reason or _("This tournament was cancelled.")
     winners = tournament.entries.filter(place=1).select_related("user")
-    names = ", ".join(w.user.username for w in winners)
+    names = ", ".join(player_name(w.user) for w in winners)
     return ngettext(
         "Finished. The winner is %(names)s. %(reason)s",
         "Finished. The winners are %(names)s. %(reason)s",
