@@ -2,8 +2,8 @@
 
 A takeback is appended to the log like an action, never by removing the action it takes back:
 ``{"kind": "takeback", "seq": n}`` takes back action ``n``, the last action still in force,
-which must be the entry just before it. Its decision belongs to the other seat (the player who
-agreed to it). Each engine's ``replay`` meets it in the log and rebuilds the game from the
+which must be the entry just before it. It is stored as the decision of the seat that was to
+decide when it was agreed (whose clock was running), whoever of the two agreed to it. Each engine's ``replay`` meets it in the log and rebuilds the game from the
 start without the action taken back (``rebuilt``); the state keeps every entry of the log in
 its ``history`` (the action taken back marked ``"taken_back": True``, the takeback as its own
 entry), so that the state after ``n`` log entries is still the state after ``n`` entries.
@@ -97,8 +97,11 @@ def rebuilt(
         problem = problem or refusal(following, state)
         if problem:
             raise IllegalAction(Reason("action {number}: {rule}", number=number, rule=problem))
-    last = state.history[-1] if state.history else {"player": 1}
-    following.history.append({**_extra(last), "player": 1 - last["player"], "action": dict(data)})
+    # The decision is the seat's whose clock was running when it was agreed (the opponent's,
+    # mostly; the asker's own in the middle of their turn): the clock charges them the time.
+    seat = state.to_decide if state.to_decide is not None else 0
+    last = state.history[-1] if state.history else {}
+    following.history.append({**_extra(last), "player": seat, "action": dict(data)})
     return following
 
 
