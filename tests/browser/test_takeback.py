@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .a11y import assert_no_axe_violations
-from .site import players, screenshot
+from .site import arrived, players, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -20,10 +20,25 @@ def place_the_cathedral(page, cell: str) -> None:
     page.get_by_role("button", name="Place it here").click()
 
 
+def allow_rated_takebacks(visitor, game_id: int) -> None:
+    """The lobby's game is rated: the player allows takebacks in rated games in Settings."""
+    page = visitor.page
+    page.goto("/settings/")
+    page.get_by_label("Allow takebacks in rated games").check()
+    page.locator("input[name=takebacks_in_rated]").locator("xpath=ancestor::form").get_by_role(
+        "button"
+    ).click()
+    expect(page.locator(".messages")).to_be_visible()
+    page.goto(f"/games/{game_id}/")
+    arrived(page)
+
+
 def test_light_asks_to_take_back_the_cathedral_and_dark_accepts_on_a_phone(
     site, browser, request, screenshots
 ):
-    light, dark, _game = players(site, browser, request, "phone", "cathedral", seed=1)
+    light, dark, game_id = players(site, browser, request, "phone", "cathedral", seed=1)
+    for visitor in (light, dark):
+        allow_rated_takebacks(visitor, game_id)
     place_the_cathedral(light.page, "E5")
     expect(dark.page.locator("#board .cell.cathedral-piece")).to_have_count(6)
 
