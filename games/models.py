@@ -227,6 +227,11 @@ class Game(models.Model):
     )
     rematch_offered_by = models.SmallIntegerField(null=True, blank=True)
     rematch_declined = models.BooleanField(default=False)
+    # A takeback asked for (games.play.takebacks): the action it is for, open while the log
+    # still ends with that action and it was not declined; who asked.
+    takeback_seq = models.PositiveIntegerField(null=True, blank=True)
+    takeback_by = models.SmallIntegerField(null=True, blank=True)
+    takeback_declined = models.BooleanField(default=False)
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
@@ -432,6 +437,11 @@ class PlayerSettings(models.Model):
     sound = models.BooleanField(_("A short sound when it becomes my turn"), default=False)
     next_game_after_move = models.BooleanField(
         _("After a move that ends my turn, go to the next game waiting for me"), default=False
+    )
+    takebacks_in_rated = models.BooleanField(
+        _("Allow takebacks in rated games"),
+        default=False,
+        help_text=_("a rated game allows them only when both players allow them"),
     )
     email_conditional_played = models.BooleanField(
         _("“Prepared reply played” emails"), default=True

@@ -7,6 +7,7 @@ from games.web import (  # noqa: F401 - converters registers <game:> and <token:
     next_game,
     notes,
     prepared,
+    takebacks,
     tournaments,
     views,
 )
@@ -40,6 +41,7 @@ urlpatterns = [
     path("<game:pk>/resign/", views.resign, name="resign"),
     path("<game:pk>/abort/", views.abort, name="abort"),
     path("<game:pk>/rematch/", views.rematch, name="rematch"),
+    path("<game:pk>/takeback/", takebacks.takeback, name="takeback"),
     path("<game:pk>/record.json", record_views.record_json, name="record-json"),
     path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
     path("<game:pk>/notes/", notes.save, name="notes"),

@@ -22,7 +22,9 @@ from games import kinds
 from games.clock import TimeControl
 from games.engine import KINDS, GameEngine, engine_for, versions
 from games.engine.interface import GameState
+from games.engine.takeback import is_takeback
 from games.models import Ending, Game, player_name, termination_words
+from games.play import takebacks
 from games.play.services import ENDINGS, ending_words
 from games.play.states import load_state
 from games.words import say
@@ -135,29 +137,55 @@ def _actions_of(game: Game):
 def _shown_actions(game: Game) -> dict[int, dict]:
     """The actions of a game in play as a spectator's view shows them: what is still hidden
     (a Basilica Jester's colour before the scoring) is left out, as on the game page."""
-    log = game.engine.view(load_state(game), None)["log"]
-    return {entry["seq"]: entry["action"] for entry in log if entry.get("kind") != "pass"}
+    state = load_state(game)
+    log = game.engine.view(state, None)["log"]
+    shown = {entry["seq"]: entry["action"] for entry in log if entry.get("kind") != "pass"}
+    for number, undone in takebacks.taken_back_pairs(state):
+        # A takeback hides nothing; the action it took back, as spectators saw it then.
+        shown[number] = state.history[number - 1]["action"]
+        shown[undone] = takebacks.shown_then(game, undone, None)["action"]
+    return shown
 
 
 def text_log(game: Game) -> str:
     """The game for a reader: a header, then one line per action in the engine's words, as a
     spectator reads them (nothing hidden leaks: a Jester colour not yet revealed stays so)."""
     names = _names(game)
-    view = game.engine.view(load_state(game), None)
+    state = load_state(game)
+    view = game.engine.view(state, None)
     kind = kinds.get(game.kind)
     times = dict(_actions_of(game).values_list("seq", "created_at"))
     zone = timezone.get_current_timezone_name()
     lines = [*_header(game, names), "", _("Actions (times in %(zone)s):") % {"zone": zone}]
-    for entry in view["log"]:
+    for entry in _with_takebacks(game, state, view):
         if entry.get("kind") == "pass":
             lines.append(f"    {say(entry['text'])}")
             continue
         seq = entry["seq"]
-        said = kind.describe_entry(entry, view, names)  # the page's words, in the reader's language
+        if entry.get("takeback"):
+            said = takebacks.taken_back_words(state, seq, names)
+        else:
+            said = kind.describe_entry(
+                entry, view, names
+            )  # the page's words, the reader's language
+        if entry.get("taken_back"):
+            said = _("%(action)s (taken back)") % {"action": said}
         lines.append(f"{seq}. {_minute(times.get(seq))} {said}")
     if not view["log"]:
         lines.append(_("(none yet)"))
     return "\n".join(lines) + "\n"
+
+
+def _with_takebacks(game: Game, state: GameState, view: dict) -> list[dict]:
+    """The view's log with what it leaves out put back in its place: each action taken back
+    (as spectators saw it then, marked ``taken_back``) and each takeback (``takeback``)."""
+    entries = list(view["log"])
+    for number, undone in takebacks.taken_back_pairs(state):
+        then = takebacks.shown_then(game, undone, None)
+        entries.append({**then, "taken_back": True})
+        entries.append({"seq": number, "takeback": True})
+    # A pass comes after the placement it follows: it keeps its place among equal numbers.
+    return sorted(entries, key=lambda entry: entry["seq"])
 
 
 def _header(game: Game, names: list[str]) -> list[str]:
@@ -405,6 +433,11 @@ def _actions(engine: GameEngine, actions: object):
         if entry["player"] not in (0, 1) or type(entry["player"]) is not int:
             raise RecordError(_("action %(seq)d: the player is the seat 0 or 1") % {"seq": seq})
         _name(entry["user"], _("action %(seq)d: the user") % {"seq": seq})
+        if is_takeback(entry["action"]):
+            seats.append(entry["player"])
+            read_actions.append(_takeback(entry["action"], seq))
+            times.append(_time(entry["at"], _("action %(seq)d: its time") % {"seq": seq}))
+            continue
         try:
             action = engine.Action.from_json(entry["action"])
         except engine.MalformedAction as error:
@@ -420,6 +453,16 @@ def _actions(engine: GameEngine, actions: object):
         read_actions.append(action.to_json())
         times.append(_time(entry["at"], _("action %(seq)d: its time") % {"seq": seq}))
     return tuple(seats), tuple(read_actions), tuple(times)
+
+
+def _takeback(action: dict, seq: int) -> dict:
+    """A takeback of a record, as the log keeps it: the number of the action it takes back."""
+    number = action.get("seq")
+    if set(action) != {"kind", "seq"} or type(number) is not int or not 0 < number < seq:
+        raise RecordError(
+            _("action %(seq)d is a takeback that names no earlier action") % {"seq": seq}
+        )
+    return {"kind": action["kind"], "seq": number}
 
 
 def _result(result: object, status: str) -> dict | None:
@@ -485,7 +528,10 @@ def replay(record: Record) -> GameState:
     """The state the record's actions lead to, each checked as a move is; and, when the record
     has a result, that result checked against the one the actions give."""
     engine = record.engine
-    actions = [engine.Action.from_json(action) for action in record.actions]
+    actions = [
+        action if is_takeback(action) else engine.Action.from_json(action)
+        for action in record.actions
+    ]
     seed = 0 if record.seed is None else record.seed  # only games without chance have none
     try:
         state = engine.replay(record.options, seed, actions, check=True)

@@ -16,11 +16,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.correspondence import notes
 from games.models import Game
-from games.play import states
+from games.play import states, takebacks
 from games.web import errors
 from games.web.presenters import game_context
 
@@ -73,10 +74,29 @@ def _steps_of(game: Game, seat: int | None, context: dict) -> list[dict]:
         for entry in seen["log"]
         if entry.get("seq") and entry.get("kind", "place") != "pass"
     ]
+    steps += _taken_back_steps(game, final, seat, seen, context)
+    steps.sort(key=lambda step: step["seq"])
     with _steps_lock:
         _steps[key] = steps
         while len(_steps) > _STEPS_KEPT:
             _steps.popitem(last=False)
+    return steps
+
+
+def _taken_back_steps(game: Game, final, seat: int | None, seen: dict, context: dict) -> list:
+    """The steps the view's log leaves out: each action taken back, as the viewer saw it then,
+    and each takeback, said as agreed."""
+    describe, names = context["kind"].describe_entry, context["names"]
+    steps = []
+    for number, undone in takebacks.taken_back_pairs(final):
+        asker = takebacks.asker_of(final, undone)
+        entry = takebacks.shown_then(game, undone, seat, reveal=game.over)
+        if entry is not None:
+            said = describe(entry, seen, names)
+            text = _("%(action)s (taken back)") % {"action": said}
+            steps.append({"seq": undone, "player": asker, "text": text, "taken_back": True})
+        text = takebacks.taken_back_words(final, number, names)
+        steps.append({"seq": number, "player": 1 - asker, "text": text, "takeback": True})
     return steps
 
 
@@ -91,6 +111,7 @@ def replay_context(game: Game, context: dict, step: int) -> dict:
         "last_step": last,
         "steps": steps,
         "returns": list(states.state_at(game, step).returns()),
+        "takeback_note": _step_note(steps, step),
         "links": {
             "first": f"{url}?step=0",
             "previous": f"{url}?step={max(step - 1, 0)}",
@@ -102,3 +123,13 @@ def replay_context(game: Game, context: dict, step: int) -> dict:
             f"{context['kind'].template}#{name}" for name in context["kind"].replay_partials
         ],
     }
+
+
+def _step_note(steps: list[dict], step: int) -> str:
+    """What the replay says above the board at a takeback, or at an action later taken back."""
+    for shown in steps:
+        if shown["seq"] == step and shown.get("takeback"):
+            return shown["text"]
+        if shown["seq"] == step and shown.get("taken_back"):
+            return _("This action was later taken back, by agreement.")
+    return ""

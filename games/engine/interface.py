@@ -137,6 +137,17 @@ class GameEngine(Protocol):
         """The fold of ``actions`` over the new game of ``version``, or over a copy of
         ``start`` (which carries its own version)."""
 
+    def take_back(self, state: Any) -> GameState:
+        """The state after the last action of ``state`` is taken back by agreement (the log
+        entry of ``games.engine.takeback``, which ``replay`` reads too); ``IllegalAction``
+        saying why not, as ``takeback_refusal`` would."""
+
+    def takeback_refusal(self, before: Any, state: Any, player: int | None = None) -> Any:
+        """Why the last action of ``state`` (``before`` it, the state before that action)
+        may not be taken back by ``player``: a ``Reason``, or None if it may. A pure function
+        of the two states: the other player acted since, or the action showed something
+        hidden."""
+
     def view(self, state: Any, player: int | None) -> dict:
         """What ``player`` (0, 1, or None for a spectator) may see: JSON-safe, nothing hidden."""
 

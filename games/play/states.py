@@ -12,6 +12,7 @@ from collections import OrderedDict
 from threading import Lock
 
 from games.engine.interface import GameState
+from games.engine.takeback import is_takeback
 from games.models import Game
 from games.play import timing
 
@@ -126,6 +127,16 @@ def last_run_start(state: GameState) -> int:
     return start
 
 
+def _after_takeback(state: GameState, start: int) -> int:
+    """``start``, moved past the last takeback at or after it: what a takeback put back is no
+    change to mark (games.engine.takeback), and the action it took back is gone."""
+    history = state.history
+    for index in range(len(history) - 1, start - 1, -1):
+        if is_takeback(history[index]["action"]):
+            return index + 1
+    return start
+
+
 def since_start(state: GameState, seat: int | None) -> int:
     """Where "since your last move" begins for ``seat``: just after their last action, if
     others acted after it; otherwise (a spectator, or the seat moved last) the start of the
@@ -135,9 +146,9 @@ def since_start(state: GameState, seat: int | None) -> int:
         for index in range(len(history) - 1, -1, -1):
             if history[index]["player"] == seat:
                 if index + 1 < len(history):
-                    return index + 1
+                    return _after_takeback(state, index + 1)
                 break
-    return last_run_start(state)
+    return _after_takeback(state, last_run_start(state))
 
 
 def load_run_start(game: Game, state: GameState, seat: int | None = None) -> GameState:

@@ -32,7 +32,13 @@ class VacationForm(forms.Form):
 class PlaySettingsForm(forms.ModelForm):
     class Meta:
         model = PlayerSettings
-        fields = ["confirm_moves", "sound", "next_game_after_move", "hide_presence"]
+        fields = [
+            "confirm_moves",
+            "sound",
+            "next_game_after_move",
+            "takebacks_in_rated",
+            "hide_presence",
+        ]
         widgets = {"confirm_moves": forms.RadioSelect}
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import clock, kinds
 from games.models import Game, PlayerSettings, player_name
-from games.play import referee, series, services, states, timing, vacation
+from games.play import referee, series, services, states, takebacks, timing, vacation
 from games.ratings import service as ratings
 
 
@@ -65,6 +65,9 @@ def game_context(
             and game.allows_hints()
         ),
     }
+    if not replay:
+        base["takeback"] = takebacks.offer(game, seat)
+        base["taken_back_note"] = takebacks.last_taken_back(state, base["names"])
     before = states.load_run_start(game, state, seat)  # what the page marks as changed
     context = {**base, **base["kind"].page_context(game, state, before, base, pick)}
     if not replay:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from .. import takeback
 from ..interface import IllegalAction, MalformedAction, Reason
 from .actions import Action, describe, kind_of
 from .components import COLORS, Options
@@ -59,6 +60,8 @@ __all__ = [
     "replay",
     "reveal",
     "score_cathedral",
+    "take_back",
+    "takeback_refusal",
     "view",
 ]
 
@@ -103,6 +106,9 @@ def replay(
     """
     state = new_game(options, seed, version) if start is None else start.copy()
     for action in actions:
+        if takeback.is_takeback(action):
+            state = _taken_back(state, action, check)
+            continue
         if not isinstance(action, Action):
             action = Action.from_log(action)
         if check and not is_legal(state, action):
@@ -114,6 +120,47 @@ def replay(
             )
         perform(state, action)
     return state
+
+
+def _taken_back(state: State, data: dict, check: bool) -> State:
+    return takeback.rebuilt(
+        state,
+        data,
+        lambda: new_game(state.options, state.seed, state.version),
+        lambda following, action: perform(following, Action.from_log(action)),
+        _revealed,
+        check,
+    )
+
+
+def take_back(state: State) -> State:
+    """The state after the last action of ``state`` is taken back, by agreement; raises
+    ``IllegalAction`` saying why it cannot be (``takeback_refusal``)."""
+    return _taken_back(state, takeback.marker(len(state.history)), check=True)
+
+
+def takeback_refusal(before: State, state: State, player: int | None = None) -> Reason | None:
+    """Why the last action of ``state`` (by ``player``) cannot be taken back, or None.
+
+    ``before`` is the state before that action. An action after which anything hidden was
+    shown cannot be: a tile drawn from the stack (every vault placed and order executed, once
+    its follow-ups are done, refills the market; a refresh of the vaults, a reshuffle or the
+    stack running out), which also shows the next tile's order side (RULINGS.md §3); or a
+    scoring, which reveals the Jester picks. Nor can one after which the other player acted.
+    """
+    return takeback.generic_refusal(state, player) or _revealed(before, state)
+
+
+def _revealed(before: State, state: State) -> Reason | None:
+    seq = len(state.history)
+    drawn = (
+        before.stack != state.stack
+        or before.exhaustions != state.exhaustions
+        or any(event["seq"] == seq for event in state.events)
+    )
+    if drawn:
+        return Reason("that action showed what was hidden (a tile drawn, a Jester pick revealed)")
+    return None
 
 
 def determinize(state: State, player: int | None, rng: random.Random) -> State:

@@ -4,6 +4,7 @@ that viewer may know, and the log's sentences."""
 from __future__ import annotations
 
 from ..interface import N_
+from ..takeback import is_takeback
 from .actions import KIND_KEY, Action, describe, kind_of
 from .board import builders_of, view_cells
 from .state import State, parse_key
@@ -116,6 +117,8 @@ def _log(state: State, player: int | None) -> list[dict]:
     last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
     entries = []
     for index, entry in enumerate(state.history):
+        if entry.get("taken_back") or is_takeback(entry["action"]):
+            continue  # the log reads as the game stands; the site tells of takebacks
         hidden = (
             kind_of(entry["action"]) == "jester"
             and index >= last_scoring
@@ -162,7 +165,7 @@ def _shown(state: State, index: int, hidden: bool) -> dict:
     }
     # What the action alone does not say, read from the action before it: a builder goes on
     # the vault just placed, and a paid order is answered right after it is executed.
-    previous = state.history[index - 1]["action"] if index else {}
+    previous = _previous_in_force(state.history, index)
     if kind == "builder":
         shown["cell"] = [previous["col"], previous["row"]]
     elif kind in ("pay", "decline"):
@@ -170,6 +173,15 @@ def _shown(state: State, index: int, hidden: bool) -> dict:
     elif kind == "disaster":
         shown["discarded"] = tiles[entry["discarded"]].to_json()
     return shown
+
+
+def _previous_in_force(history: list[dict], index: int) -> dict:
+    """The action before entry ``index`` that still stands (not taken back), or {}."""
+    for before in range(index - 1, -1, -1):
+        entry = history[before]
+        if not entry.get("taken_back") and not is_takeback(entry["action"]):
+            return entry["action"]
+    return {}
 
 
 _TEXTS: dict[tuple, str] = {}  # log lines by action (and vault colours): views redraw the log

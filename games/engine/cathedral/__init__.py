@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from .. import takeback
 from ..interface import IllegalAction, MalformedAction, Outcome, Reason
 from .actions import Action
 from .buildings import BUILDINGS, NAMES, SQUARES_PER_SIDE, cell_label, parse_label
@@ -51,6 +52,8 @@ __all__ = [
     "parse_label",
     "replay",
     "reveal",
+    "take_back",
+    "takeback_refusal",
     "view",
 ]
 
@@ -98,6 +101,9 @@ def replay(
     """
     state = new_game(options, seed, version) if start is None else start.copy()
     for action in actions:
+        if takeback.is_takeback(action):
+            state = _taken_back(state, action, check)
+            continue
         if not isinstance(action, Action):
             action = Action.from_log(action)
         if check:
@@ -107,6 +113,29 @@ def replay(
                 raise IllegalAction(Reason("action {number}: {rule}", number=number, rule=problem))
         perform(state, action)
     return state
+
+
+def _taken_back(state: State, data: dict, check: bool) -> State:
+    return takeback.rebuilt(
+        state,
+        data,
+        lambda: new_game(state.options, 0, state.version),
+        lambda following, action: perform(following, Action.from_log(action)),
+        lambda before, after: None,
+        check,
+    )
+
+
+def take_back(state: State) -> State:
+    """The state after the last action of ``state`` is taken back, by agreement; raises
+    ``IllegalAction`` saying why it cannot be (``takeback_refusal``)."""
+    return _taken_back(state, takeback.marker(len(state.history)), check=True)
+
+
+def takeback_refusal(before: State, state: State, player: int | None = None) -> Reason | None:
+    """Why the last action of ``state`` (by ``player``) cannot be taken back, or None: only
+    when the other player has acted since (or there is none), as nothing is hidden."""
+    return takeback.generic_refusal(state, player)
 
 
 def reveal(state: State) -> dict:

@@ -227,6 +227,8 @@ def last_move(before: dict, seen: dict, names: list[str]) -> dict:
         return {}
     first = len(before["log"]) + 1
     run = log[first - 1 :]
+    if not run:
+        return {}  # nothing since a takeback (games.play.states.since_start)
     scored = any(e["kind"] == "scoring" and e["seq"] >= first for e in seen["events"])
     cells: set[str] = set()
     if not scored:
