@@ -461,3 +461,7 @@ class RatingChangeAdmin(ReadOnly):
     list_filter = ("kind", "speed")
     search_fields = ("user__username", "game__id")
     list_select_related = ("user", "opponent", "game")
+
+
+# The moderators' queue, sanctions, chat messages and hidden words.
+from games.community import admin as community_admin  # noqa: E402, F401

@@ -15,6 +15,7 @@ def connect_listeners() -> None:
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from games import events, tasks
     from games.live import announce, lobby, watch
+    from games.live import chat as chat_push
 
     listeners = [
         (events.game_changed, announce.on_game_changed),
@@ -28,6 +29,7 @@ def connect_listeners() -> None:
         (events.rematch_offered, tasks.schedule_rematch_offer),
         (events.prepared_reply_played, tasks.schedule_reply_news),
         (events.notification_queued, tasks.schedule_delivery),
+        (events.chat_posted, chat_push.on_chat_posted),
     ]
     for signal, listener in listeners:
         signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")

@@ -21,6 +21,8 @@ cancelled (``games.live.announce``; an accepted game is told by ``game_changed``
 ``prepared_reply_played(game, seat, seq)``: the server played, as action ``seq``, a reply the
 player in ``seat`` had prepared (``games.play.conditional``): their email and browser push.
 ``notification_queued(notification)``: a notification was recorded: its delivery.
+``chat_posted(message)``: a chat message was stored (``games.community.chat``): the push to the
+game's sockets, each of which shows it only to a viewer who may read it (``games.live.chat``).
 
 Each listener is called even if one before it failed; a failure is logged and never undoes or
 hides the change, which is committed already (a lost push is caught up by the page's seq check).
@@ -40,6 +42,7 @@ rematch_offered = Signal()
 seek_changed = Signal()
 prepared_reply_played = Signal()
 notification_queued = Signal()
+chat_posted = Signal()
 
 
 def send(signal: Signal, **facts) -> None:
@@ -60,5 +63,8 @@ def _subject(facts: dict) -> str:
     game = facts.get("game")
     if game is not None:
         return f"game {game.pk}"
+    message = facts.get("message")
+    if message is not None:
+        return f"chat message {message.pk}"
     note = facts.get("notification")
     return f"notification {note.pk}" if note is not None else "an event"

@@ -22,7 +22,13 @@ from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Ending, Game, Series
 from games.play import conditional, states, timing, vacation
-from games.play.refusals import MoveRejected, NotAllowed, StaleMove, refusal_of
+from games.play.refusals import (
+    MoveRejected,
+    NotAllowed,
+    StaleMove,
+    refusal_of,
+    refuse_if_suspended,
+)
 from games.ratings import service as ratings
 from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
 
@@ -37,7 +43,9 @@ moves_log = logging.getLogger("games.moves")
 
 def create_game(user, settings: GameSettings) -> Game:
     """A game of ``settings`` waiting for an opponent, ``user`` in seat 0; UnplayableSettings,
-    before anything is stored, for settings the lobby's form would not give."""
+    before anything is stored, for settings the lobby's form would not give or for a suspended
+    player (saying why)."""
+    refuse_if_suspended(user, UnplayableSettings)
     kind, first = _checked(settings)
     options = kind.new_options(settings.options, first)
     series = None
@@ -119,6 +127,7 @@ def _either(words: list[str]) -> str:
 
 
 def accept_game(game: Game, user) -> Game:
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.OPEN:
@@ -180,6 +189,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         action = game.engine.Action.from_json(data)
     except game.engine.MalformedAction as error:
         raise MoveRejected(refusal_of(error)) from None
+    refuse_if_suspended(user)
     try:
         with transaction.atomic():
             game = lock(game)
@@ -443,6 +453,7 @@ def abort(game: Game, user) -> Game:
 
 
 def offer_rematch(game: Game, user) -> Game:
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = lock(game)
         seat = game.seat_of(user)
@@ -466,6 +477,8 @@ def offer_rematch(game: Game, user) -> Game:
 def answer_rematch(game: Game, user, accept: bool) -> Game:
     """The other player accepts (the new game begins at once) or declines the offer.
     Returns the new game, or the old one when declined."""
+    if accept:
+        refuse_if_suspended(user)
     with transaction.atomic():
         game = lock(game)
         seat = game.seat_of(user)

@@ -28,7 +28,7 @@ class VacationForm(forms.Form):
 class PlaySettingsForm(forms.ModelForm):
     class Meta:
         model = PlayerSettings
-        fields = ["confirm_moves", "sound", "next_game_after_move"]
+        fields = ["confirm_moves", "sound", "next_game_after_move", "chat"]
         widgets = {"confirm_moves": forms.RadioSelect}
 
 

@@ -1,0 +1,1 @@
+"""Players among players: chat and its moderation, follows, blocks and presence."""
