@@ -882,6 +882,29 @@ class SanctionQuerySet(models.QuerySet):
         kinds = [Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION]
         return self.in_force().filter(user=user, kind__in=kinds)
 
+    def told_to(self, user) -> dict[str, Sanction]:
+        """What ``user``'s pages tell them, in one query kept on the user object for the rest of
+        its request: their "suspension", their "silence" (a mute or a suspension) and their
+        "warning" of the last week, each the one that lasts longest (or the latest warning)."""
+        if user is None or not user.is_authenticated:
+            return {}
+        told = getattr(user, "sanctions_told", None)
+        if told is not None:
+            return told
+        now = timezone.now()
+        recent = Q(kind=Sanction.Kind.WARNING, created_at__gt=now - timedelta(days=7))
+        rows = self.filter(user=user).filter(recent | ~Q(kind=Sanction.Kind.WARNING))
+        told = {}
+        for row in rows.in_force(now).order_by(F("ends_at").desc(nulls_first=True), "-pk"):
+            if row.kind == Sanction.Kind.WARNING:
+                told.setdefault("warning", row)
+                continue
+            told.setdefault("silence", row)
+            if row.kind == Sanction.Kind.SUSPENSION:
+                told.setdefault("suspension", row)
+        user.sanctions_told = told
+        return told
+
     def longest(self) -> Sanction | None:
         """The one that lasts longest (one without an end first)."""
         return self.order_by(F("ends_at").desc(nulls_first=True), "-pk").first()

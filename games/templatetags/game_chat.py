@@ -6,10 +6,7 @@ when the page is drawn, never from the context its partials and pushes are drawn
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django import template
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.community import chat
@@ -44,8 +41,8 @@ def chat_box(context) -> dict:
         "rooms": rooms,
         "on": on,
         "player": seat is not None,
-        "silenced": chat.silenced_words(user) if on and rooms else "",
-        "warning": _warning(user) if rooms else "",
+        "silenced": _told(user, "silence") if rooms else "",
+        "warning": _told(user, "warning") if rooms else "",
         "signed_in": user.is_authenticated,
     }
 
@@ -58,17 +55,10 @@ def _room_title(room: str, seat: int | None) -> str:
     return _("Spectators' chat: the players read it only after the game")
 
 
-def _warning(user) -> str:
-    """A moderator's warning of the last week, told on the chat."""
-    if not user.is_authenticated:
-        return ""
-    week_ago = timezone.now() - timedelta(days=7)
-    warning = (
-        Sanction.objects.filter(user=user, kind=Sanction.Kind.WARNING, created_at__gt=week_ago)
-        .order_by("-created_at")
-        .first()
-    )
-    return warning.told() if warning else ""
+def _told(user, what: str) -> str:
+    """What a moderator's sanction of ``what`` kind tells the viewer ("silence", "warning")."""
+    sanction = Sanction.objects.told_to(user).get(what)
+    return sanction.told() if sanction is not None else ""
 
 
 @register.filter

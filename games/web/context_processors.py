@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.utils.functional import SimpleLazyObject
 
-from games.models import Game
-from games.play.refusals import suspension_words
+from games.models import Game, Sanction
 
 
 def turns(request) -> dict:
@@ -27,4 +26,9 @@ def sanctions(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"suspension_words": SimpleLazyObject(lambda: suspension_words(user))}
+    return {"suspension_words": SimpleLazyObject(lambda: _suspension(user))}
+
+
+def _suspension(user) -> str:
+    suspension = Sanction.objects.told_to(user).get("suspension")
+    return suspension.told() if suspension is not None else ""
