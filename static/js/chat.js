@@ -1,15 +1,15 @@
 // A game's chat: new lines arrive as out-of-band swaps over the game's socket (and with the
 // answer to one's own post: the second copy of a line is dropped); each list keeps its newest
 // line in view; lines from others that arrive while the chat is out of sight are counted on the
-// "Chat" tab and in the chat's heading. On a phone the chat sits behind that tab. Without
-// JavaScript the chat is simply on the page, under the game.
+// "Chat" tab and in the chat's heading. On a phone or a laptop the chat sits behind that tab.
+// Without JavaScript the chat is simply on the page, under the game.
 (function () {
   "use strict";
   const box = document.getElementById("chat");
   if (!box) return;
   const badges = document.querySelectorAll(".chat-unread");
   const tab = document.querySelector(".chat-tab");
-  const phone = window.matchMedia("(max-width: 700px)");
+  const tabbed = window.matchMedia("(max-width: 1499px)"); // a phone's or a laptop's screen
   let unread = 0;
   let inView = false;
 
@@ -65,13 +65,13 @@
     box.classList.remove("tab-closed");
     box.classList.add("tab-open");
     if (tab) tab.setAttribute("aria-expanded", "true");
-    box.scrollIntoView({ block: "start" });
+    if (window.matchMedia("(max-width: 700px)").matches) box.scrollIntoView({ block: "start" });
     seen();
   }
-  if (tab && phone.matches && !/#chat/.test(location.hash)) close();
+  if (tab && tabbed.matches && !/#chat/.test(location.hash)) close();
   if (tab) {
     tab.addEventListener("click", function (event) {
-      if (!phone.matches) return; // a wide screen shows the chat: the link just goes there
+      if (!tabbed.matches) return; // a wide screen shows the chat: the link just goes there
       event.preventDefault();
       if (box.classList.contains("tab-closed")) open(); else close();
     });

@@ -1,5 +1,5 @@
 """Two players talk during a game in real browsers, at a phone's size (the chat behind its tab,
-with the count of lines unread) and a laptop's (the chat beside the board): a line typed by one
+with the count of lines unread) and a wide desktop's (the chat beside the board): a line typed by one
 reaches the other at once, shown as typed (markup and links as plain text), and a quick message
 answers it."""
 
@@ -31,6 +31,8 @@ def test_two_players_chat_during_a_game(site, browser, request, screenshots, siz
         expect(chat).to_be_hidden()  # behind its tab: the board comes first
         tab.click()
     else:
+        for page in (ann, bob):  # a desktop's wide screen: a laptop's keeps the game on one
+            page.set_viewport_size({"width": 1600, "height": 900})  # screen, the chat under it
         expect(tab).to_be_hidden()
         board, beside = ann.locator("#board").bounding_box(), chat.bounding_box()
         assert beside["x"] >= board["x"] + board["width"]  # beside the board, to its right
