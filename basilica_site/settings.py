@@ -106,6 +106,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.tz",
                 "games.web.context_processors.turns",
+                "games.web.context_processors.sanctions",
             ],
         },
     },
@@ -451,3 +452,16 @@ OTP_TOTP_ISSUER = "Basilica online"
 
 # django-axes says every successful login at INFO: keep its warnings (lockouts) only.
 LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}
+
+# Game chat (games.community.chat): a player's messages, at most CHAT_BURST in CHAT_BURST_SECONDS
+# anywhere, and CHAT_PER_GAME_DAY in one game in a day. A message containing one of the hidden
+# words (also editable in the admin, "Hidden words") is held from the others until a moderator
+# looks: comma-separated in CHAT_HIDDEN_WORDS in the environment.
+CHAT_BURST = 5
+CHAT_BURST_SECONDS = 10
+CHAT_PER_GAME_DAY = 200
+CHAT_HIDDEN_WORDS = [
+    word.strip().lower()
+    for word in os.environ.get("CHAT_HIDDEN_WORDS", "").split(",")
+    if word.strip()
+]

@@ -621,3 +621,7 @@ class TournamentAdmin(admin.ModelAdmin):
             data["pairing"], data["first"], data["second"], request.user, data["reason"]
         )
         messages.success(request, _("The pairing is replaced; its new game has started."))
+
+
+# The moderators' queue, sanctions, chat messages and hidden words.
+from games.community import admin as community_admin  # noqa: E402, F401

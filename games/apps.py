@@ -14,8 +14,9 @@ def connect_listeners() -> None:
     first (then the lists that show the game), so that the opponent's page shows a move before the
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from games import events, tasks
-    from games.community import news, relations
+    from games.community import chat, news, relations
     from games.live import announce, lobby, watch
+    from games.live import chat as chat_push
     from games.tournaments import entries as tournament_entries
 
     listeners = [
@@ -32,8 +33,10 @@ def connect_listeners() -> None:
         (events.rematch_offered, tasks.schedule_rematch_offer),
         (events.prepared_reply_played, tasks.schedule_reply_news),
         (events.notification_queued, tasks.schedule_delivery),
+        (events.account_closed, chat.on_account_closed),
         (events.account_closed, relations.on_account_closed),
         (events.account_closed, tournament_entries.on_account_closed),
+        (events.chat_posted, chat_push.on_chat_posted),
     ]
     for signal, listener in listeners:
         signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")

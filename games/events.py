@@ -23,6 +23,8 @@ player in ``seat`` had prepared (``games.play.conditional``): their email and br
 ``notification_queued(notification)``: a notification was recorded: its delivery.
 ``account_closed(user)``: a player closed their account (``games.play.closing``; ``user`` is the
 row kept, already anonymised): each concern that keeps rows of a player forgets them.
+``chat_posted(message)``: a chat message was stored (``games.community.chat``): the push to the
+game's sockets, each of which shows it only to a viewer who may read it (``games.live.chat``).
 
 Each listener is called even if one before it failed; a failure is logged and never undoes or
 hides the change, which is committed already (a lost push is caught up by the page's seq check).
@@ -43,6 +45,7 @@ seek_changed = Signal()
 prepared_reply_played = Signal()
 notification_queued = Signal()
 account_closed = Signal()
+chat_posted = Signal()
 
 
 def send(signal: Signal, **facts) -> None:
@@ -65,5 +68,8 @@ def _subject(facts: dict) -> str:
         return f"game {game.pk}"
     if facts.get("user") is not None:
         return f"user {facts['user'].pk}"
+    message = facts.get("message")
+    if message is not None:
+        return f"chat message {message.pk}"
     note = facts.get("notification")
     return f"notification {note.pk}" if note is not None else "an event"

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -487,6 +488,11 @@ class PlayerSettings(models.Model):
     )
     vacation_earned_at = models.DateTimeField(
         null=True, blank=True, help_text="allowance earned up to this moment"
+    )
+    chat = models.BooleanField(
+        _("Chat in games"),
+        default=True,
+        help_text=_("off: no game's chat is shown to you, and you cannot write in one"),
     )
 
     class Meta:
@@ -1122,3 +1128,255 @@ class PairingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.what} by {self.by} ({self.at:%Y-%m-%d %H:%M})"
+
+
+# -- chat and its moderation (games.community) --------------------------------------------------
+
+
+class ChatRoom(models.TextChoices):
+    PLAYERS = "players", pgettext_lazy("chat room", "players")
+    SPECTATORS = "spectators", pgettext_lazy("chat room", "spectators")
+
+
+class ChatMessage(models.Model):
+    """One line of a game's chat: the players' room is private to its two players for good; the
+    spectators' room is read by anyone watching, and by the players once the game is over.
+    ``quick`` keeps the key of a pre-written message (said in each reader's language) instead of
+    a text; ``held`` marks a message the word filter kept from the others until a moderator
+    releases it (``released``) or removes it (``removed``)."""
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    room = models.CharField(max_length=10, choices=ChatRoom.choices)
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    quick = models.CharField(max_length=20, blank=True)
+    held = models.BooleanField(default=False, help_text="hidden from others by the word filter")
+    removed = models.BooleanField(default=False, help_text="removed by a moderator")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["game", "room", "created_at"], name="chat_of_room"),
+            models.Index(fields=["author", "created_at"], name="chat_of_author"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author} in game {self.game_id} ({self.room}): {self.text or self.quick}"
+
+    def shown_to_others(self) -> bool:
+        return not self.held and not self.removed
+
+
+class ChatOff(models.Model):
+    """A player who turned one game's chat off for themselves."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_off")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chats_off"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="chat_off_once")]
+
+    def __str__(self) -> str:
+        return f"chat off for {self.user} in game {self.game_id}"
+
+
+class HiddenWord(models.Model):
+    """A word the chat's filter holds back, beside ``settings.CHAT_HIDDEN_WORDS``."""
+
+    word = models.CharField(max_length=60, unique=True)
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class SanctionQuerySet(models.QuerySet):
+    def in_force(self, now: datetime | None = None) -> SanctionQuerySet:
+        now = now or timezone.now()
+        return self.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now), lifted=False)
+
+    def suspending(self, user) -> SanctionQuerySet:
+        """The suspensions in force on ``user``: they may neither play nor chat."""
+        if user is None or not user.is_authenticated:
+            return self.none()
+        return self.in_force().filter(user=user, kind=Sanction.Kind.SUSPENSION)
+
+    def muting(self, user) -> SanctionQuerySet:
+        """What keeps ``user`` from chatting now: a mute, or a suspension."""
+        if user is None or not user.is_authenticated:
+            return self.none()
+        kinds = [Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION]
+        return self.in_force().filter(user=user, kind__in=kinds)
+
+    def told_to(self, user) -> dict[str, Sanction]:
+        """What ``user``'s pages tell them, in one query kept on the user object for the rest of
+        its request: their "suspension", their "silence" (a mute or a suspension) and their
+        "warning" of the last week, each the one that lasts longest (or the latest warning)."""
+        if user is None or not user.is_authenticated:
+            return {}
+        told = getattr(user, "sanctions_told", None)
+        if told is not None:
+            return told
+        now = timezone.now()
+        recent = Q(kind=Sanction.Kind.WARNING, created_at__gt=now - timedelta(days=7))
+        rows = self.filter(user=user).filter(recent | ~Q(kind=Sanction.Kind.WARNING))
+        told = {}
+        for row in rows.in_force(now).order_by(F("ends_at").desc(nulls_first=True), "-pk"):
+            if row.kind == Sanction.Kind.WARNING:
+                told.setdefault("warning", row)
+                continue
+            told.setdefault("silence", row)
+            if row.kind == Sanction.Kind.SUSPENSION:
+                told.setdefault("suspension", row)
+        user.sanctions_told = told
+        return told
+
+    def longest(self) -> Sanction | None:
+        """The one that lasts longest (one without an end first)."""
+        return self.order_by(F("ends_at").desc(nulls_first=True), "-pk").first()
+
+
+class Sanction(models.Model):
+    """A moderator's decision on a player: a warning, a mute (no chat anywhere) or a suspension
+    (no play and no chat), with the reason they are told, until ``ends_at`` (none: until
+    lifted)."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", pgettext_lazy("sanction", "warning")
+        MUTE = "mute", pgettext_lazy("sanction", "mute")
+        SUSPENSION = "suspension", pgettext_lazy("sanction", "suspension")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.CharField(max_length=500, help_text="told to the player")
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="sanctions_given",
+    )
+    report = models.ForeignKey(
+        "Report", on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    lifted = models.BooleanField(default=False)
+
+    objects = SanctionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.user}"
+
+    def told(self) -> str:
+        """What the player is told of it, in the active language and time zone."""
+        said = {"reason": self.reason}
+        if self.ends_at is not None:
+            said["until"] = formats.date_format(timezone.localtime(self.ends_at), "DATETIME_FORMAT")
+        if self.kind == self.Kind.SUSPENSION:
+            if self.ends_at is None:
+                return (
+                    gettext(
+                        "Your account is suspended until a moderator lifts it: %(reason)s. "
+                        "You cannot play or chat."
+                    )
+                    % said
+                )
+            return (
+                gettext(
+                    "Your account is suspended until %(until)s: %(reason)s. "
+                    "You cannot play or chat until then."
+                )
+                % said
+            )
+        if self.kind == self.Kind.MUTE:
+            if self.ends_at is None:
+                return (
+                    gettext(
+                        "A moderator muted you until they lift it: %(reason)s. You cannot chat."
+                    )
+                    % said
+                )
+            return (
+                gettext(
+                    "A moderator muted you until %(until)s: %(reason)s. You cannot chat until then."
+                )
+                % said
+            )
+        return gettext("A moderator warned you: %(reason)s.") % said
+
+
+class Report(models.Model):
+    """A player's report of a chat message, a game or a player (or the word filter's, with no
+    reporter), open until a moderator decides."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("Insults or harassment")
+        SPAM = "spam", _("Spam or advertising")
+        CHEATING = "cheating", _("Cheating or help from outside")
+        STALLING = "stalling", _("Stalling or leaving games")
+        OTHER = "other", _("Something else")
+        FILTER = "filter", _("Held by the word filter")
+
+    class Outcome(models.TextChoices):
+        DISMISSED = "dismissed", _("dismissed")
+        WARNED = "warned", _("warned")
+        MUTED = "muted", _("muted")
+        SUSPENDED = "suspended", _("suspended")
+        RELEASED = "released", _("message released")
+        REMOVED = "removed", _("message removed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_made",
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reports_against",
+        help_text="the player reported; none for a game reported by a watcher",
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="reports"
+    )
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    text = models.TextField(max_length=1000, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_decided",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"report {self.pk} on {self.reported or self.game}"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.outcome

@@ -2,6 +2,7 @@ from django.urls import path
 
 from games.archive import record_views, replays
 from games.web import (  # noqa: F401 - converters registers <game:> and <token:>
+    chat,
     converters,
     front,
     next_game,
@@ -45,6 +46,9 @@ urlpatterns = [
     path("<game:pk>/record.json", record_views.record_json, name="record-json"),
     path("<game:pk>/record.txt", record_views.record_text, name="record-text"),
     path("<game:pk>/notes/", notes.save, name="notes"),
+    path("<game:pk>/chat/", chat.post, name="chat"),
+    path("<game:pk>/chat/turn/", chat.turn, name="chat-turn"),
+    path("<game:pk>/report/", chat.report, name="report"),
     path("<game:pk>/prepare/", prepared.board, name="prepare"),
     path("<game:pk>/prepare/keep/", prepared.keep, name="prepare-keep"),
     path("<game:pk>/prepare/lines/", prepared.lines, name="prepare-lines"),

@@ -61,6 +61,18 @@ def announce(game, loop: asyncio.AbstractEventLoop | None = None, by: int | None
         log.exception("could not announce game %s seq %s", game.pk, game.seq)
 
 
+def send_to_group(group: str, message: dict) -> None:
+    """Best-effort ``group_send`` from a request's synchronous code; a failure is logged, never
+    raised: what was stored stays stored."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("could not tell %s of %s", group, message.get("type"))
+
+
 def server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the server that runs this request's synchronous code in a thread
     (asgiref's, which Django and Channels use), or None outside one."""

@@ -28,11 +28,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.community import presence, relations
+from games.community import chat, presence, relations
 from games.correspondence import notify
 from games.live import lobby, pushes, watch
 from games.live.announce import changed_at, group_name
-from games.models import Computer, Game
+from games.models import ChatMessage, Computer, Game
 from games.web import metrics
 from games.web.locale import locale_of_socket
 
@@ -223,6 +223,28 @@ class GameConsumer(CountedConsumer):
         waiting = Game.objects.waiting_for(self.scope["user"]).count()
         return render_to_string(
             "base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq}
+        )
+
+    async def chat_posted(self, event: dict) -> None:
+        """A chat message: sent, rendered in this viewer's language, only to a viewer who may
+        read its room and has not turned the chat off (``games.community.chat``)."""
+        if self.waiting:
+            return
+        html = await database_sync_to_async(self.chat_push)(event["message"])
+        if html:
+            await self.send(text_data=html)
+
+    def chat_push(self, message_id: int) -> str:
+        """In a worker thread: the message as this viewer sees it, or "" if it is not theirs
+        to read."""
+        user = self.scope["user"]
+        message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
+        if message is None or not chat.shows_to(message, user):
+            return ""
+        if not chat.chat_on(message.game, user):
+            return ""
+        return render_to_string(
+            "games/_chat.html#pushed", {"message": message, "user": user, "game": message.game}
         )
 
     async def presence_ping(self, event: dict) -> None:

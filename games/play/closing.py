@@ -27,29 +27,12 @@ from games.models import (
     Rating,
 )
 from games.play import services
-from games.play.refusals import StaleMove
-
-
-def games_to_resign(user) -> int:
-    """How many games closing ``user``'s account resigns: those running, and the games still to
-    come of their series (a resigned game of a series starts the next one)."""
-    count = 0
-    for game in Game.objects.involving(user).running().select_related("series"):
-        count += 1 + (game.series.length - game.series_number if game.series_id else 0)
-    return count
 
 
 def close_account(user) -> list[int]:
     """Close ``user``'s account; the games resigned on the way, by id."""
     with transaction.atomic():
-        resigned = []
-        # Until none is left: resigning a game of a series starts its next one.
-        while game := Game.objects.involving(user).running().order_by("pk").first():
-            try:
-                services.resign(game, user)
-                resigned.append(game.pk)
-            except StaleMove:
-                pass  # its clock had run out: it ended on time, a loss all the same
+        resigned = services.resign_everything(user)
         for seek in Game.objects.filter(created_by=user, status=Game.Status.OPEN):
             services.cancel_game(seek, user)
         _forget(user)

@@ -32,3 +32,18 @@ def refusal_of(error: Exception) -> str:
     """An engine's refusal (MalformedAction, IllegalAction) in the player's words: its message
     is an engine's ``Reason`` where the engine marked it."""
     return say(error.args[0]) if error.args else str(error)
+
+
+def suspension_words(user) -> str:
+    """Why ``user`` may not play now and until when (their suspension's own words), or ""."""
+    from games.models import Sanction  # the models sit below: imported late, refusals are light
+
+    suspension = Sanction.objects.suspending(user).longest()
+    return suspension.told() if suspension is not None else ""
+
+
+def refuse_if_suspended(user, refusal: type[Exception] = NotAllowed) -> None:
+    """Raise ``refusal`` saying why, before anything is written, if ``user`` is suspended."""
+    words = suspension_words(user)
+    if words:
+        raise refusal(words)

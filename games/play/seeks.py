@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from games.models import Block, Game
 from games.play import services
+from games.play.refusals import refuse_if_suspended
 from games.ratings import service as ratings
-from games.terms import GameSettings
+from games.terms import GameSettings, UnplayableSettings
 
 PAIRED, WAITING, OPENED = "paired", "waiting", "opened"
 
@@ -16,7 +17,8 @@ def pair_or_open(user, terms: GameSettings) -> tuple[Game, str]:
     """The game ``user`` plays on ``terms`` and how they came to it: PAIRED (seated in the oldest
     matching seek of another player, the game begun), WAITING (their own matching seek, still
     open) or OPENED (a new seek). UnplayableSettings, before anything is stored, for terms the
-    lobby would not offer."""
+    lobby would not offer, or for a suspended player (saying why)."""
+    refuse_if_suspended(user, UnplayableSettings)
     mine = None
     for seek in open_to(user, matching(terms)).order_by("created_at", "pk"):
         if seek.seat0_id == user.pk:

@@ -22,7 +22,13 @@ from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
 from games.models import Action, Block, Ending, Game, Series, player_name
 from games.play import conditional, states, timing, vacation
-from games.play.refusals import MoveRejected, NotAllowed, StaleMove, refusal_of
+from games.play.refusals import (
+    MoveRejected,
+    NotAllowed,
+    StaleMove,
+    refusal_of,
+    refuse_if_suspended,
+)
 from games.ratings import service as ratings
 from games.terms import RATING_RANGES, GameSettings, UnplayableSettings
 
@@ -37,7 +43,9 @@ moves_log = logging.getLogger("games.moves")
 
 def create_game(user, settings: GameSettings) -> Game:
     """A game of ``settings`` waiting for an opponent, ``user`` in seat 0; UnplayableSettings,
-    before anything is stored, for settings the lobby's form would not give."""
+    before anything is stored, for settings the lobby's form would not give or for a suspended
+    player (saying why)."""
+    refuse_if_suspended(user, UnplayableSettings)
     kind, first = _checked(settings)
     options = kind.new_options(settings.options, first)
     series = None
@@ -126,6 +134,7 @@ def _either(words: list[str]) -> str:
 
 
 def accept_game(game: Game, user) -> Game:
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.OPEN:
@@ -190,6 +199,7 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         action = game.engine.Action.from_json(data)
     except game.engine.MalformedAction as error:
         raise MoveRejected(refusal_of(error)) from None
+    refuse_if_suspended(user)
     try:
         with transaction.atomic():
             game = lock(game)
@@ -429,6 +439,32 @@ def resign(game: Game, user) -> Game:
     return _ended_by_player(game, user, strangers, Ending.RESIGNATION, refusal)
 
 
+def games_to_resign(user) -> int:
+    """How many games ``resign_everything`` would resign: those running, and the games still to
+    come of their series (a resigned game of a series starts the next one)."""
+    count = 0
+    for game in Game.objects.involving(user).running().select_related("series"):
+        count += 1 + (game.series.length - game.series_number if game.series_id else 0)
+    return count
+
+
+def resign_everything(user) -> list[int]:
+    """Resign every game ``user`` is playing (an account closed or suspended); their ids. Until
+    none is left, since resigning a game of a series starts its next one; a game whose clock ran
+    out meanwhile ended on time, a loss all the same."""
+    resigned = []
+    with transaction.atomic():
+        while game := Game.objects.involving(user).running().order_by("pk").first():
+            try:
+                resign(game, user)
+                resigned.append(game.pk)
+            except StaleMove:
+                game.refresh_from_db()
+                if game.status == Game.Status.ACTIVE:
+                    raise  # not ended after all: never loop on it
+    return resigned
+
+
 def can_abort(game: Game, seat: int | None) -> bool:
     """A player may abort a game in play until they have made their own first move."""
     if seat is None or game.status != Game.Status.ACTIVE:
@@ -453,6 +489,7 @@ def abort(game: Game, user) -> Game:
 
 
 def offer_rematch(game: Game, user) -> Game:
+    refuse_if_suspended(user)
     with transaction.atomic():
         game = lock(game)
         seat = game.seat_of(user)
@@ -476,6 +513,8 @@ def offer_rematch(game: Game, user) -> Game:
 def answer_rematch(game: Game, user, accept: bool) -> Game:
     """The other player accepts (the new game begins at once) or declines the offer.
     Returns the new game, or the old one when declined."""
+    if accept:
+        refuse_if_suspended(user)
     with transaction.atomic():
         game = lock(game)
         seat = game.seat_of(user)

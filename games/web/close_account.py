@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from games.play import closing
+from games.play import closing, services
 
 
 class CloseAccountForm(forms.Form):
@@ -54,5 +54,5 @@ def close(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("home")
-    context = {"form": form, "resigning": closing.games_to_resign(request.user)}
+    context = {"form": form, "resigning": services.games_to_resign(request.user)}
     return render(request, "games/close_account.html", context, status=400 if form.errors else 200)

@@ -1,8 +1,11 @@
-"""What every page shows: how many games wait for the signed-in player's decision."""
+"""What every page shows: how many games wait for the signed-in player's decision, and a
+suspended player's suspension."""
 
 from __future__ import annotations
 
-from games.models import Game
+from django.utils.functional import SimpleLazyObject
+
+from games.models import Game, Sanction
 
 
 def turns(request) -> dict:
@@ -15,3 +18,17 @@ def turns(request) -> dict:
     if count is None:
         count = request.turn_count = Game.objects.waiting_for(user).count()
     return {"turn_count": count}
+
+
+def sanctions(request) -> dict:
+    """A suspended player is told why and until when on every page (asked only by a page that
+    shows it: base.html, not the partials a move or a push swaps in)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"suspension_words": SimpleLazyObject(lambda: _suspension(user))}
+
+
+def _suspension(user) -> str:
+    suspension = Sanction.objects.told_to(user).get("suspension")
+    return suspension.told() if suspension is not None else ""

@@ -37,6 +37,7 @@ class PlaySettingsForm(forms.ModelForm):
             "sound",
             "next_game_after_move",
             "takebacks_in_rated",
+            "chat",
             "hide_presence",
         ]
         widgets = {"confirm_moves": forms.RadioSelect}

@@ -16,7 +16,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from basilica_site.compression import never_compressed
-from games.community import relations
+from games.community import chat, relations
 from games.models import (
     ConditionalLine,
     Game,
@@ -56,6 +56,7 @@ def download(request: HttpRequest) -> HttpResponse:
             {"game": line.game_id, "moves": line.moves, "created_at": _moment(line.created_at)}
             for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
         ],
+        "chat": chat.messages_written_by(user),
         "relations": relations.relations_of(user),
         **_standing(user),
         **_correspondence(user),

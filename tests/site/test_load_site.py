@@ -23,6 +23,8 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         "--spectators=3",
         "--memory-games=2",
         "--memory-moves=20",
+        "--chat-games=2",
+        "--chat-every=0.01",
         stdout=out,
     )
     states.forget_cached_states()  # the command's games are gone with the test's database
@@ -32,5 +34,7 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         ("move → push, 2 games at once", "target < 50 ms"),
         ("move → last of 3 spectators", "target < 150 ms"),
         ("memory over 20 moves", "target 0.9-1.1"),
+        ("move → push, 2 games, no chat", "p99"),
+        ("move → push, 2 games, chat flood", "target: at most 1.5 times the quiet p99"),
     ]:
         assert any(line.startswith(figure) and target in line for line in lines), figure

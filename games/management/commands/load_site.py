@@ -5,7 +5,10 @@ this run, beside its target. Everything runs in this one process, on the configu
 - a move's cost does not grow with the game: POST latency late in an expansion game ÷ early;
 - move → opponent's push p99 with many games being played at once;
 - move → the last of 100 spectators' push p99;
-- resident memory over many moves across many games stays flat.
+- resident memory over many moves across many games stays flat;
+- move → opponent's push p99 beside a flood of chat (issue 28): players posting by HTMX POST as
+  fast as they can (the chat's rate limits lifted for the run, so that every post is stored and
+  pushed) and scripts sending messages up the games' sockets, against the same games without it.
 """
 
 from __future__ import annotations
@@ -148,6 +151,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--think", type=float, default=6, help="players think a third of this to all of it"
         )
+        parser.add_argument("--chat-games", type=int, default=50, help="games beside the flood")
+        parser.add_argument(
+            "--chat-every", type=float, default=0.05, help="seconds between a flooder's posts"
+        )
 
     @without_move_lines
     def handle(self, *args, **options):
@@ -158,6 +165,7 @@ class Command(BaseCommand):
         self.move_cost_growth(options["growth_games"])
         asyncio.run(self.live_games(options["live_games"], options["think"]))
         asyncio.run(self.spectators(options["spectators"]))
+        asyncio.run(self.chat_flood(options["chat_games"], options["think"], options["chat_every"]))
         self.memory(options["memory_games"], options["memory_moves"])
 
     def say(self, name: str, text: str) -> None:
@@ -270,6 +278,94 @@ class Command(BaseCommand):
             f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms (target < 150 ms; median "
             f"{statistics.median(latencies) * 1000:.0f} ms, {moves} moves)",
         )
+
+    # -- a flood of chat beside the moves ------------------------------------------------------
+
+    async def chat_flood(self, count: int, think: float, every: float) -> None:
+        """Move → opponent's push in ``count`` games, without and then with a flood of chat in
+        each: a player posting every ``every`` seconds by HTMX POST (each message stored and
+        pushed to both players' sockets) and a script sending text up a socket of its own,
+        which the server closes at once, over and over."""
+        quiet, _ = await self.moves_beside_chat("quiet", count, think, every, flood=False)
+        loud, sent = await self.moves_beside_chat("flood", count, think, every, flood=True)
+        self.say(
+            f"move → push, {count} games, no chat",
+            f"p99 {percentile(quiet, 0.99) * 1000:.0f} ms (median "
+            f"{statistics.median(quiet) * 1000:.0f} ms, {len(quiet)} moves)",
+        )
+        self.say(
+            f"move → push, {count} games, chat flood",
+            f"p99 {percentile(loud, 0.99) * 1000:.0f} ms (target: at most 1.5 times the quiet p99; "
+            f"median {statistics.median(loud) * 1000:.0f} ms, {len(loud)} moves; "
+            f"{sent['posts']} chat posts, {sent['socket']} messages up sockets)",
+        )
+
+    async def moves_beside_chat(
+        self, name: str, count: int, think: float, every: float, flood: bool
+    ) -> tuple[list[float], dict]:
+        from django.conf import settings
+
+        limits = settings.CHAT_BURST, settings.CHAT_PER_GAME_DAY
+        settings.CHAT_BURST = settings.CHAT_PER_GAME_DAY = 10**9  # every post stored and pushed
+        games = [await database_sync_to_async(new_game)(f"{name}{i}") for i in range(count)]
+        sockets = {}
+        for game in games:
+            for user in (game.seat0, game.seat1):
+                communicator = socket(game, await database_sync_to_async(cookie_for)(user))
+                assert (await communicator.connect())[0]
+                sockets[(game.pk, user.pk)] = communicator
+        latencies: list[float] = []
+        sent = {"posts": 0, "socket": 0}
+        playing = asyncio.Event()
+
+        async def play(game: Game, rng: random.Random) -> None:
+            for _ in range(5):
+                await asyncio.sleep(rng.uniform(think / 3, think))
+                user, action = await database_sync_to_async(any_move)(game, rng)
+                opponent = game.seat1 if user.pk == game.seat0_id else game.seat0
+                start = time.perf_counter()
+                game = await database_sync_to_async(services.submit_action)(
+                    game, user, action, game.seq
+                )
+                await push_of(sockets[(game.pk, opponent.pk)], game.seq)
+                latencies.append(time.perf_counter() - start)
+
+        async def post_chat(game: Game) -> None:
+            client = Client()
+            await database_sync_to_async(client.force_login)(game.seat0)
+            form = {"room": "players", "text": "a" * 200}
+            while not playing.is_set():
+                await asyncio.sleep(every)
+                response = await database_sync_to_async(client.post)(
+                    f"/games/{game.pk}/chat/", form, HTTP_HX_REQUEST="true"
+                )
+                assert response.status_code == 200, response.status_code
+                sent["posts"] += 1
+
+        async def talk_up_socket(game: Game) -> None:
+            cookie = await database_sync_to_async(cookie_for)(game.seat1)
+            while not playing.is_set():
+                await asyncio.sleep(every)
+                spammer = socket(game, cookie)
+                connected, _ = await spammer.connect(timeout=30)  # the flood slows the handshake
+                if connected:
+                    await spammer.send_to(text_data='{"chat": "spam"}')
+                    sent["socket"] += 1
+                    while (await spammer.receive_output(timeout=30))["type"] != "websocket.close":
+                        pass  # its greeting; then the server cuts it off
+                await spammer.disconnect()
+
+        flooders = []
+        if flood:
+            flooders = [asyncio.create_task(post_chat(g)) for g in games]
+            flooders += [asyncio.create_task(talk_up_socket(g)) for g in games]
+        await asyncio.gather(*(play(g, random.Random(g.pk)) for g in games))
+        playing.set()
+        await asyncio.gather(*flooders)
+        for communicator in sockets.values():
+            await communicator.disconnect()
+        settings.CHAT_BURST, settings.CHAT_PER_GAME_DAY = limits
+        return latencies, sent
 
     # -- memory ------------------------------------------------------------------------------
 

@@ -1,0 +1,269 @@
+"""A game's chat: one room for its two players, private to them for good, and one for the
+people watching it, which its players may read once the game is over (never during: it could
+tell them what watchers see in the position).
+
+``post`` is the only way a message is stored: it checks who writes where, the player's own
+settings, a moderator's mute or suspension, the text and the rate limits, holds back a message
+the word filter catches (its author sees it, marked as waiting for a moderator), and tells the
+game's sockets once the message is committed (``games.events.chat_posted``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
+
+from games import events
+from games.models import (
+    Block,
+    ChatMessage,
+    ChatOff,
+    ChatRoom,
+    Computer,
+    Game,
+    HiddenWord,
+    PlayerSettings,
+    Report,
+    Sanction,
+)
+
+# Pre-written messages, kept as their key and said in each reader's own language.
+QUICK = {
+    "good_luck": pgettext_lazy("quick chat", "Good luck"),
+    "well_played": pgettext_lazy("quick chat", "Well played"),
+    "thanks": pgettext_lazy("quick chat", "Thanks for the game"),
+}
+SHOWN = 100  # the last messages of a room a page shows
+
+
+class ChatRefused(Exception):
+    """A message not stored; ``message`` says why in the writer's language, ``status`` is the
+    HTTP status that fits."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# -- who reads and writes where ----------------------------------------------------------------
+
+
+def may_read(game: Game, user, room: str) -> bool:
+    """The players' room: its two players only. The spectators' room: whoever may watch the
+    game, and its players once it is over."""
+    seat = game.seat_of(user)
+    if room == ChatRoom.PLAYERS:
+        return seat is not None
+    if room == ChatRoom.SPECTATORS:
+        if seat is not None:
+            return game.over
+        return game.can_watch(user)
+    return False
+
+
+def may_write(game: Game, user, room: str) -> bool:
+    """Players write in their own room (during the game and after it); signed-in watchers in
+    theirs. A game still waiting for its opponent has no chat; the computer never writes."""
+    if not user.is_authenticated or game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
+        return False
+    seat = game.seat_of(user)
+    if room == ChatRoom.PLAYERS:
+        return seat is not None
+    return room == ChatRoom.SPECTATORS and seat is None and game.can_watch(user)
+
+
+def rooms_of(game: Game, user) -> list[str]:
+    """The rooms ``user`` may read in ``game``, their own first."""
+    rooms = [ChatRoom.PLAYERS, ChatRoom.SPECTATORS]
+    if game.seat_of(user) is None:
+        rooms.reverse()
+    return [room for room in rooms if may_read(game, user, room)]
+
+
+def chat_on(game: Game, user) -> bool:
+    """Whether ``user`` wants ``game``'s chat: their account's setting, then this game's."""
+    if not user.is_authenticated:
+        return True  # a visitor reads the spectators' room; they have no setting
+    if not PlayerSettings.of(user).chat:
+        return False
+    return not ChatOff.objects.filter(game=game, user=user).exists()
+
+
+def turn_chat(game: Game, user, on: bool) -> None:
+    """A player turns ``game``'s chat on or off for themselves."""
+    if on:
+        ChatOff.objects.filter(game=game, user=user).delete()
+    else:
+        ChatOff.objects.get_or_create(game=game, user=user)
+
+
+def silenced_words(user) -> str:
+    """Why ``user`` may not chat now and until when (a mute or a suspension), or ""."""
+    sanction = Sanction.objects.muting(user).longest()
+    return sanction.told() if sanction is not None else ""
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def readable(game: Game, user, room: str) -> list[ChatMessage]:
+    """The last messages of ``room`` as ``user`` sees them: a held message only to its author,
+    a removed one to nobody."""
+    if not may_read(game, user, room):
+        return []
+    messages = ChatMessage.objects.filter(game=game, room=room, removed=False)
+    if user.is_authenticated:
+        messages = messages.filter(Q(held=False) | Q(author=user))
+        messages = messages.exclude(author__in=Block.objects.hidden_from(user))
+    else:
+        messages = messages.filter(held=False)
+    latest = messages.select_related("author").order_by("-created_at", "-pk")[:SHOWN]
+    return list(reversed(latest))
+
+
+def shows_to(message: ChatMessage, user) -> bool:
+    """Whether a message just posted goes to ``user``'s page (its push)."""
+    if message.removed:
+        return False
+    if message.held and (not user.is_authenticated or user.pk != message.author_id):
+        return False
+    if message.author_id in Block.objects.hidden_from(user):
+        return False  # a blocked pair never reads each other, and neither is told
+    return may_read(message.game, user, message.room)
+
+
+def words_of(message: ChatMessage) -> str:
+    """The message's text; a quick message in the active language."""
+    if message.quick:
+        return str(QUICK.get(message.quick, ""))
+    return message.text
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def post(game: Game, user, room: str, text: str = "", quick: str = "") -> ChatMessage:
+    """Store ``user``'s message in ``room`` of ``game``, or raise ChatRefused saying why (and
+    store nothing)."""
+    if not may_write(game, user, room) or Computer.objects.filter(user=user).exists():
+        raise ChatRefused(_("You cannot write in this chat."), status=403)
+    silenced = silenced_words(user)
+    if silenced:
+        raise ChatRefused(silenced, status=403)
+    if not chat_on(game, user):
+        raise ChatRefused(_("Your chat is off: turn it on to write."), status=403)
+    text = _cleaned(text, quick)
+    with transaction.atomic():
+        _check_rate(game, user)
+        held = not quick and _catches(text)
+        message = ChatMessage.objects.create(
+            game=game, author=user, room=room, text=text, quick=quick, held=held
+        )
+        if held:
+            Report.objects.create(
+                reported=user, game=game, message=message, reason=Report.Reason.FILTER
+            )
+        events.send_on_commit(events.chat_posted, message=message)
+    return message
+
+
+def _cleaned(text: str, quick: str) -> str:
+    """The text as stored: plain, without control characters, 1 to 500 characters; empty for
+    a quick message, which is its key."""
+    if quick:
+        if quick not in QUICK:
+            raise ChatRefused(_("That quick message is not one of the chat's."))
+        return ""
+    text = "".join(c for c in text if c in "\n" or unicodedata.category(c)[0] != "C").strip()
+    if not text:
+        raise ChatRefused(_("Write something first: the message is empty."))
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise ChatRefused(
+            _("A message holds at most %(most)d characters; this one has %(count)d.")
+            % {"most": ChatMessage.MAX_LENGTH, "count": len(text)}
+        )
+    return text
+
+
+def _check_rate(game: Game, user) -> None:
+    """At most CHAT_BURST messages in CHAT_BURST_SECONDS anywhere, and CHAT_PER_GAME_DAY in one
+    game in a day. Counted from the stored messages, so every server process agrees."""
+    now = timezone.now()
+    burst, seconds = settings.CHAT_BURST, settings.CHAT_BURST_SECONDS
+    mine = ChatMessage.objects.filter(author=user)
+    if mine.filter(created_at__gt=now - timedelta(seconds=seconds)).count() >= burst:
+        raise ChatRefused(
+            ngettext(
+                "Not sent: at most %(count)d message in %(seconds)d seconds. Wait a moment.",
+                "Not sent: at most %(count)d messages in %(seconds)d seconds. Wait a moment.",
+                burst,
+            )
+            % {"count": burst, "seconds": seconds},
+            status=429,
+        )
+    daily = settings.CHAT_PER_GAME_DAY
+    if mine.filter(game=game, created_at__gt=now - timedelta(days=1)).count() >= daily:
+        raise ChatRefused(
+            ngettext(
+                "Not sent: at most %(count)d message a day in one game. Try again tomorrow.",
+                "Not sent: at most %(count)d messages a day in one game. Try again tomorrow.",
+                daily,
+            )
+            % {"count": daily},
+            status=429,
+        )
+
+
+def hidden_words() -> set[str]:
+    """The word filter's list: the setting's and the admin's."""
+    words = {w.lower() for w in settings.CHAT_HIDDEN_WORDS}
+    return words | {w.lower() for w in HiddenWord.objects.values_list("word", flat=True)}
+
+
+def _catches(text: str) -> bool:
+    """Whether ``text`` holds a hidden word, as a whole word, in any case."""
+    words = hidden_words()
+    if not words:
+        return False
+    said = "".join(c if c.isalnum() else " " for c in text.lower()).split()
+    phrase = f" {' '.join(said)} "
+    return any(f" {' '.join(w.split())} " in phrase for w in words)
+
+
+# -- a player's own data -----------------------------------------------------------------------
+
+
+def forget(user) -> int:
+    """Delete every chat message ``user`` wrote (their account is closing); how many."""
+    deleted, _by_model = ChatMessage.objects.filter(author=user).delete()
+    return deleted
+
+
+def on_account_closed(user, **_facts) -> None:
+    """A closed account's chat goes with it."""
+    forget(user)
+
+
+def messages_written_by(user) -> list[dict]:
+    """``user``'s own chat messages, for the download of their data: plain, JSON-safe dicts."""
+    rows = ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+    return [
+        {
+            "game": message.game_id,
+            "room": message.room,
+            "text": message.text or str(QUICK.get(message.quick, message.quick)),
+            "quick": message.quick,
+            "written_at": message.created_at.isoformat(),
+            "held_by_filter": message.held,
+            "removed_by_moderator": message.removed,
+        }
+        for message in rows
+    ]

@@ -1,0 +1,127 @@
+"""The game page's chat (templates/games/_chat.html) and the report form.
+
+A message is posted by HTMX, which swaps in the emptied form (the message itself arrives over
+the game's socket, and with the answer for a page whose socket lags); without JavaScript the
+form posts and comes back to the game (Post/Redirect/Get). Whatever is refused says why and
+stores nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.community import chat, moderation
+from games.models import ChatMessage, ChatRoom, Game
+from games.web import errors
+from games.web.validation import body_at_most
+
+# A full message with every character four bytes of UTF-8, each sent as %XX, and the form's token.
+CHAT_BODY_MAX = ChatMessage.MAX_LENGTH * 4 * 3 + 4096
+
+
+def _game_for(request: HttpRequest, pk: int) -> Game:
+    game = errors.game_or_404(request, pk)
+    if game.private and game.seat_of(request.user) is None:
+        raise Http404("no such game")  # a private game does not exist for a stranger
+    return game
+
+
+@require_POST
+@login_required
+@body_at_most(CHAT_BODY_MAX)
+def post(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    room = request.POST.get("room", "")
+    if room not in ChatRoom.values or not chat.may_write(game, request.user, room):
+        raise PermissionDenied("this chat is not one this user may write in")
+    text, quick = request.POST.get("text", ""), request.POST.get("quick", "")
+    try:
+        message = chat.post(game, request.user, room, text=text, quick=quick)
+    except chat.ChatRefused as refusal:
+        return _refused(request, game, room, text, refusal)
+    if request.htmx:
+        return _form(request, game, room, sent=message)
+    return redirect(f"{game.get_absolute_url()}#chat")
+
+
+def _form(request, game, room, text="", error="", sent=None, status=200) -> HttpResponse:
+    """The room's form, for HTMX to swap in place of the one posted."""
+    form = {
+        "room": room,
+        "text": text,
+        "error": error,
+        "most": ChatMessage.MAX_LENGTH,
+        "quick": list(chat.QUICK.items()) if room == ChatRoom.PLAYERS else [],
+    }
+    context = {"game": game, "r": form, "sent": sent, "user": request.user}
+    return render(request, "games/_chat.html#form", context, status=status)
+
+
+def _refused(request, game, room, text, refusal: chat.ChatRefused) -> HttpResponse:
+    """The form again with the text and why; without JavaScript, back to the game saying why.
+    The page's htmx swaps 400 and 403 answers, not 429's: a limit reached answers 400 to it."""
+    if request.htmx:
+        status = 400 if refusal.status == 429 else refusal.status
+        return _form(request, game, room, text=text, error=refusal.message, status=status)
+    messages.error(request, refusal.message)
+    return redirect(f"{game.get_absolute_url()}#chat")
+
+
+@require_POST
+@login_required
+def turn(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player turns this game's chat off (or on again) for themselves."""
+    game = _game_for(request, pk)
+    if game.seat_of(request.user) is None:
+        raise PermissionDenied("only the two players of a game turn its chat off")
+    on = request.POST.get("on") == "1"
+    chat.turn_chat(game, request.user, on)
+    if on:
+        messages.info(request, _("This game's chat is on again."))
+    else:
+        messages.info(request, _("This game's chat is off for you: you will see none of it."))
+    return redirect(f"{game.get_absolute_url()}#chat")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@body_at_most(moderation.MAX_TEXT * 4 * 3 + 4096)
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    """Report a chat message, a player of the game, or the game."""
+    game = _game_for(request, pk)
+    asked = request.POST if request.method == "POST" else request.GET
+    try:
+        subject = moderation.subject_of(
+            game, request.user, asked.get("message", ""), asked.get("player", "")
+        )
+    except moderation.ReportRefused as refusal:
+        if refusal.status == 403:
+            raise PermissionDenied(refusal.message) from None
+        raise Http404(refusal.message) from None
+    others = [
+        p
+        for p in (game.seat0, game.seat1)
+        if p is not None and p != request.user and p != subject.player and not subject.message
+    ]
+    context = {
+        "game": game,
+        "subject": subject,
+        "reasons": moderation.REPORTABLE,
+        "others": others,
+    }
+    if request.method == "GET":
+        return render(request, "games/report.html", context)
+    reason, text = request.POST.get("reason", ""), request.POST.get("text", "")
+    try:
+        moderation.report(request.user, subject, reason, text)
+    except moderation.ReportRefused as refusal:
+        context.update(error=refusal.message, chosen=reason, text=text)
+        return render(request, "games/report.html", context, status=refusal.status)
+    messages.info(request, _("Thank you: a moderator will look at your report."))
+    return redirect(game)

@@ -1,0 +1,256 @@
+"""A game's chat, as its players and its watchers use it: two rooms apart, posted by a form
+that works with and without JavaScript, limited, escaped, and never in a replay or a record."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import pgettext
+
+from games.community import chat
+from games.models import ChatMessage, ChatOff, Game, PlayerSettings, Report
+from games.play import services
+from tests.site.factories import client_for, make_user, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def say(client, game, text="", room="players", quick="", htmx=False):
+    form = {"room": room, "text": text}
+    if quick:
+        form["quick"] = quick
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("games:chat", args=[game.pk]), form, **headers)
+
+
+def page(client, game) -> str:
+    return client.get(game.get_absolute_url()).content.decode()
+
+
+@pytest.fixture
+def table():
+    """Ann and Bob at a public game, Carl watching it."""
+    ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
+    game = started_game(ann, bob)
+    return game, client_for(ann), client_for(bob), client_for(carl)
+
+
+def test_a_players_message_reaches_the_opponent_and_no_spectator(table):
+    game, ann, bob, carl = table
+    response = say(ann, game, "Nice opening, Bob")
+    assert response.status_code == 302
+    assert response["Location"].endswith("#chat")  # Post/Redirect/Get, back to the chat
+    assert "Nice opening, Bob" in page(bob, game)
+    assert "Nice opening, Bob" in page(ann, game)
+    assert "Nice opening, Bob" not in page(carl, game)
+    assert "Nice opening, Bob" not in page(Client(), game)
+
+
+def test_spectators_talk_among_themselves_and_the_players_read_it_only_after_the_game(table):
+    game, ann, bob, carl = table
+    assert say(carl, game, "Bob is in trouble", room="spectators").status_code == 302
+    assert "Bob is in trouble" in page(Client(), game)  # any visitor watching reads it
+    assert "Bob is in trouble" not in page(bob, game)
+    services.resign(game, game.seat1)
+    assert "Bob is in trouble" in page(bob, game)
+    assert "Bob is in trouble" in page(ann, game)
+
+
+def test_a_player_cannot_write_in_the_spectators_room_nor_a_watcher_in_the_players(table):
+    game, ann, _bob, carl = table
+    assert say(carl, game, "psst", room="players").status_code == 403
+    assert say(ann, game, "hello watchers", room="spectators").status_code == 403
+    assert say(ann, game, "hm", room="kitchen").status_code == 403
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_forged_post_without_the_forms_token_is_refused(table):
+    game = table[0]
+    forger = Client(enforce_csrf_checks=True)
+    forger.force_login(game.seat0)
+    response = forger.post(reverse("games:chat", args=[game.pk]), {"room": "players", "text": "x"})
+    assert response.status_code == 403
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_visitor_who_is_not_signed_in_is_sent_to_log_in(table):
+    game = table[0]
+    response = say(Client(), game, "hello", room="spectators")
+    assert response.status_code == 302
+    assert "/login" in response["Location"] or "accounts" in response["Location"]
+    assert not ChatMessage.objects.exists()
+
+
+def test_nobody_posts_in_a_private_game_they_do_not_play():
+    ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
+    game = started_game(ann, bob, private=True)
+    assert say(client_for(carl), game, "hi", room="spectators").status_code == 404
+    assert not ChatMessage.objects.exists()
+
+
+def test_markup_is_shown_as_typed_and_links_as_text(table):
+    game, ann, bob, _carl = table
+    say(ann, game, '<script>alert("x")</script> see https://evil.example/win <b>now</b>')
+    html = page(bob, game)
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "<script>alert" not in html
+    assert "<b>now</b>" not in html
+    assert "https://evil.example/win" in html
+    assert 'href="https://evil.example' not in html
+
+
+def test_an_empty_or_too_long_message_is_refused_saying_why(table):
+    game, ann, _bob, _carl = table
+    response = say(ann, game, "   ", htmx=True)
+    assert response.status_code == 400
+    assert "empty" in response.content.decode()
+    long = "x" * 501
+    response = say(ann, game, long, htmx=True)
+    assert response.status_code == 400
+    assert "at most 500 characters" in response.content.decode()
+    assert long in response.content.decode()  # the text stays in its box
+    assert say(ann, game, "y" * 500).status_code == 302
+    assert ChatMessage.objects.count() == 1
+
+
+def test_the_htmx_answer_is_the_emptied_form_and_the_line_just_sent(table):
+    game, ann, _bob, _carl = table
+    response = say(ann, game, "ready?", htmx=True)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="chat-players-form"' in html
+    assert 'name="text"' in html
+    assert 'value=""' in html
+    assert 'hx-swap-oob="beforeend:#chat-players-lines"' in html
+    assert "ready?" in html
+
+
+def test_five_messages_in_ten_seconds_then_a_clear_refusal(table):
+    game, ann, bob, _carl = table
+    for n in range(5):
+        assert say(ann, game, f"line {n}").status_code == 302
+    refused = say(ann, game, "line 5")
+    assert refused.status_code == 302
+    told = ann.get(refused["Location"]).content.decode()
+    assert "at most 5 messages in 10 seconds" in told
+    assert ChatMessage.objects.count() == 5
+    response = say(ann, game, "line 6", htmx=True)
+    assert response.status_code == 400
+    assert "at most 5 messages in 10 seconds" in response.content.decode()
+    assert say(bob, game, "calm down").status_code == 302  # the limit is Ann's, not the game's
+
+
+def test_a_day_of_messages_in_one_game_has_a_ceiling(table, settings):
+    settings.CHAT_PER_GAME_DAY = 3
+    settings.CHAT_BURST = 100
+    game, ann, _bob, _carl = table
+    for n in range(3):
+        say(ann, game, f"line {n}")
+    response = say(ann, game, "one more", htmx=True)
+    assert "at most 3 messages a day in one game" in response.content.decode()
+    assert ChatMessage.objects.count() == 3
+    other = started_game(game.seat0, make_user("dora"))
+    assert say(ann, other, "hello Dora").status_code == 302  # another game: its own day
+
+
+def test_quick_messages_are_stored_as_a_key_and_read_in_each_readers_language(table):
+    game, ann, bob, _carl = table
+    PlayerSettings.objects.update_or_create(user=game.seat0, defaults={"language": "pl"})
+    PlayerSettings.objects.update_or_create(user=game.seat1, defaults={"language": "fr"})
+    assert say(ann, game, "ignored", quick="good_luck").status_code == 302
+    message = ChatMessage.objects.get()
+    assert (message.quick, message.text) == ("good_luck", "")  # no language is stored
+    for client, language in ((ann, "pl"), (bob, "fr")):
+        with translation.override(language):
+            words = pgettext("quick chat", "Good luck")
+        html = page(client, game)
+        assert f'<html lang="{language}">' in html
+        assert f'<span class="chat-text quick">{words}</span>' in html
+    assert say(ann, game, quick="bribe").status_code == 302
+    assert ChatMessage.objects.count() == 1
+
+
+def test_a_player_turns_one_games_chat_off_and_on(table):
+    game, ann, bob, _carl = table
+    say(bob, game, "are you there?")
+    turn = reverse("games:chat-turn", args=[game.pk])
+    assert ann.post(turn, {"on": "0"}).status_code == 302
+    assert ChatOff.objects.filter(game=game, user=game.seat0).exists()
+    html = page(ann, game)
+    assert "are you there?" not in html
+    assert "You turned the chat off" in html
+    assert say(ann, game, "hello").status_code == 302
+    assert ChatMessage.objects.count() == 1
+    ann.post(turn, {"on": "1"})
+    assert "are you there?" in page(ann, game)
+    assert client_for(make_user("carl2")).post(turn, {"on": "0"}).status_code == 403
+
+
+def test_the_account_setting_turns_every_games_chat_off(table):
+    game, ann, bob, _carl = table
+    say(bob, game, "gg soon")
+    PlayerSettings.objects.update_or_create(user=game.seat0, defaults={"chat": False})
+    assert "gg soon" not in page(ann, game)
+    assert say(ann, game, "x").status_code == 302
+    assert ChatMessage.objects.count() == 1
+    assert "Chat in games" in ann.get(reverse("settings")).content.decode()
+
+
+def test_private_chat_is_in_no_replay_and_no_record(table):
+    game, ann, _bob, carl = table
+    say(ann, game, "secret plan: the red area")
+    services.resign(game, game.seat1)
+    for name in ("games:replay", "games:record-json", "games:record-text"):
+        for client in (ann, carl, Client()):
+            body = client.get(reverse(name, args=[game.pk])).content.decode()
+            assert "secret plan" not in body, name
+    assert "secret plan" not in page(carl, game)
+    assert "secret plan" in page(ann, game)  # its players keep it on the game page
+
+
+def test_the_word_filter_holds_a_message_for_a_moderator(table, settings):
+    settings.CHAT_HIDDEN_WORDS = ["rotten"]
+    game, ann, bob, _carl = table
+    assert say(ann, game, "You are a Rotten player").status_code == 302
+    message = ChatMessage.objects.get()
+    assert message.held
+    assert "You are a Rotten player" not in page(bob, game)
+    mine = page(ann, game)
+    assert "You are a Rotten player" in mine
+    assert "waiting for a moderator" in mine
+    report = Report.objects.get()
+    assert (report.reason, report.message, report.reporter) == ("filter", message, None)
+    assert not chat._catches("a rottenness of the soul")  # whole words only
+
+
+def test_a_word_added_in_the_admin_is_filtered_too(table):
+    from games.models import HiddenWord
+
+    HiddenWord.objects.create(word="cheater")
+    game, ann, bob, _carl = table
+    say(ann, game, "CHEATER!")
+    assert "CHEATER!" not in page(bob, game)
+
+
+def test_forget_deletes_a_players_messages_and_their_data_lists_them(table):
+    game, ann, bob, _carl = table
+    say(ann, game, "first")
+    say(ann, game, quick="thanks")
+    say(bob, game, "reply")
+    written = chat.messages_written_by(game.seat0)
+    assert [m["text"] for m in written] == ["first", "Thanks for the game"]
+    assert written[0]["game"] == game.pk
+    assert written[0]["room"] == "players"
+    assert chat.forget(game.seat0) == 2
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["reply"]
+
+
+def test_a_game_waiting_for_its_opponent_has_no_chat():
+    ann = make_user("ann")
+    from tests.site.factories import open_game
+
+    game = open_game(ann)
+    assert game.status == Game.Status.OPEN
+    assert say(client_for(ann), game, "anyone?").status_code == 403
