@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import audit
 from games.models import Game, Pairing, PairingChange, Tournament
 from games.play import referee
 from games.tournaments import results, running
@@ -51,6 +52,7 @@ def cancel(tournament: Tournament, by, reason: str) -> Tournament:
         PairingChange.objects.create(
             tournament=tournament, by=by, what="cancelled the tournament", reason=reason
         )
+        audit.record(by, "tournament.cancel", reason=reason, tournament=tournament.pk)
     return tournament
 
 
@@ -89,5 +91,14 @@ def replace(made: Pairing, first, second, by, reason: str) -> Pairing:
             by=by,
             what=f"replaced {before} by {made}",
             reason=reason,
+        )
+        audit.record(
+            by,
+            "tournament.replace",
+            game=made.game,
+            reason=reason,
+            tournament=tournament.pk,
+            before=before,
+            after=str(made),
         )
     return made

@@ -20,6 +20,7 @@ from tests.site.factories import (
     make_staff,
     make_user,
     open_game,
+    staff_client_for,
     started_game,
 )
 
@@ -59,7 +60,7 @@ def test_a_report_reaches_the_queue_in_context_and_a_mute_silences_the_player(qu
     report = Report.objects.get()
     assert (report.reporter, report.reported, report.message) == (game.seat0, game.seat1, insult)
 
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     queue = staff.get(reverse("admin:games_report_changelist")).content.decode()
     assert "you play like a potato" in queue
     page = staff.get(reverse("admin:games_report_decide", args=[report.pk])).content.decode()
@@ -110,7 +111,7 @@ def test_a_mute_ends_when_its_time_is_up(quarrel):
 def test_a_warning_and_a_dismissal_are_recorded_with_the_moderator(quarrel):
     game, _anns, _bobs = quarrel
     insult = ChatMessage.objects.get(text="you play like a potato")
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     first = Report.objects.create(
         reporter=game.seat0, reported=game.seat1, message=insult, game=game, reason="abuse"
     )
@@ -152,7 +153,7 @@ def test_the_word_filters_catch_is_released_or_removed_by_a_moderator(settings):
     say(client_for(bob), game, "potato salad recipe?")
     say(client_for(bob), game, "you potato")
     _salad, _insult = ChatMessage.objects.order_by("pk")
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
     queue = staff.get(reverse("admin:games_report_changelist")).content.decode()
     assert "potato salad recipe?" in queue
     assert "you potato" in queue
@@ -173,7 +174,7 @@ def test_suspension_confirms_the_count_then_ends_running_games_as_resignations()
     finished = started_game(bob, make_user("eve"))
     services.resign(finished, finished.seat1)
     report = Report.objects.create(reporter=ann, reported=bob, game=first, reason="abuse")
-    staff = client_for(make_staff())
+    staff = staff_client_for(make_staff())
 
     asked = decide(staff, report, outcome="suspended", reason="threats", days="7")
     assert asked.status_code == 200

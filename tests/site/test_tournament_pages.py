@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import client_for, make_staff, make_user
+from factories import client_for, make_staff, make_user, staff_client_for
 
 from games.models import Entry, PlayerSettings, Rating, Tournament
 from games.terms import GameSettings
@@ -227,7 +227,7 @@ def test_the_admin_cancels_a_tournament_with_a_reason_seen_in_its_audit(ann, bob
     referee = make_staff()
     staff_page = reverse("admin:games_tournament_staff", args=[cup.pk])
     assert client_for(bob).get(staff_page).status_code == 302, "a player is sent to log in"
-    client = client_for(referee)
+    client = staff_client_for(referee)
     empty = client.post(staff_page, {"action": "cancel", "c-reason": ""})
     assert empty.status_code == 400
     cup.refresh_from_db()
@@ -251,7 +251,7 @@ def test_the_admin_replaces_a_bye_by_a_game(ann, bob):
     bye = cup.pairings.get(second__isnull=True)
     partner = next(u for u in (ann, bob, cat) if u.pk != bye.first_id)
     busy = cup.pairings.get(second__isnull=False)
-    client = client_for(make_staff())
+    client = staff_client_for(make_staff())
     answer = client.post(
         reverse("admin:games_tournament_staff", args=[cup.pk]),
         {
