@@ -122,7 +122,10 @@ def readable(game: Game, user, room: str) -> list[ChatMessage]:
     messages = ChatMessage.objects.filter(game=game, room=room, removed=False)
     if user.is_authenticated:
         messages = messages.filter(Q(held=False) | Q(author=user))
-        messages = messages.exclude(author__in=Block.objects.hidden_from(user))
+        # A blocked pair never reads each other: asked inside the same query.
+        messages = messages.exclude(
+            author__in=Block.objects.filter(blocked=user).values("blocker")
+        ).exclude(author__in=Block.objects.filter(blocker=user).values("blocked"))
     else:
         messages = messages.filter(held=False)
     latest = messages.select_related("author").order_by("-created_at", "-pk")[:SHOWN]

@@ -241,7 +241,7 @@ def test_a_suspended_player_is_told_everywhere_and_may_not_play():
 def test_staff_who_are_not_moderators_cannot_decide(quarrel):
     game, _anns, _bobs = quarrel
     report = Report.objects.create(reporter=game.seat0, reported=game.seat1, reason="abuse")
-    clerk = client_for(make_user("clerk", is_staff=True))
+    clerk = staff_client_for(make_user("clerk", is_staff=True))
     assert decide(clerk, report, outcome="dismissed", reason="").status_code == 403
     report.refresh_from_db()
     assert report.outcome == ""
