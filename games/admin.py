@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import kinds
 from games.models import (
     Action,
+    Analysis,
     Game,
     GameNote,
     GameVisit,
@@ -461,3 +462,25 @@ class RatingChangeAdmin(ReadOnly):
     list_filter = ("kind", "speed")
     search_fields = ("user__username", "game__id")
     list_select_related = ("user", "opponent", "game")
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(ReadOnly):
+    """The computer's analyses, to look at: they are made and retried by the compute queue."""
+
+    list_display = ("game", "version", "status", "requested_by", "asked_at", "seconds", "attempts")
+    list_filter = ("status", "version")
+    search_fields = ("game__id", "requested_by__username")
+    list_select_related = ("game", "requested_by")
+    readonly_fields = (
+        "game",
+        "version",
+        "status",
+        "requested_by",
+        "simulations",
+        "asked_at",
+        "started_at",
+        "finished_at",
+        "attempts",
+        "moves",
+    )
