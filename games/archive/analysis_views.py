@@ -109,7 +109,11 @@ def mistakes(game: Game, moves: list[dict], names: list[str]) -> list[dict]:
     each player, in the order they were played, each with the move the bot preferred."""
     chosen = []
     for seat in (0, 1):
-        theirs = [m for m in moves if m["player"] == seat and m["drop"] >= MISTAKE_DROP]
+        theirs = [
+            m
+            for m in moves
+            if m["player"] == seat and m["drop"] >= MISTAKE_DROP and m["preferred"] is not None
+        ]
         theirs.sort(key=lambda m: (-m["drop"], m["seq"]))
         chosen.extend(theirs[:MISTAKES_EACH])
     chosen.sort(key=lambda m: m["seq"])

@@ -34,7 +34,8 @@ ANALYSIS_BUDGETS = {"basilica": Budget(simulations=150), "cathedral": Budget(sim
 @dataclass(frozen=True)
 class Judgement:
     """One action judged: its seat's chances (0 to 100) by the preferred action and by the
-    action played, and the preferred action (None when it is the one played, or the only one)."""
+    action played, and the preferred action (None when it is the one played, or reads no
+    better)."""
 
     before: float
     after: float
@@ -60,7 +61,9 @@ def judge(kind: str, state, played, budget: Budget, rng: random.Random) -> Judge
         return 100.0 * child.total / child.visits if child and child.visits else 50.0
 
     best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
-    if best == played or len(first) == 1:
-        value = round(chance(played), 1)
-        return Judgement(before=value, after=value, preferred=None)
-    return Judgement(round(chance(best), 1), round(chance(played), 1), best)
+    before, after = round(chance(best), 1), round(chance(played), 1)
+    # The move played may read better than the one searched most (a few lucky iterations): then
+    # nothing was lost, and the position is worth what the move played made of it.
+    if best == played or after >= before:
+        return Judgement(before=after, after=after, preferred=None)
+    return Judgement(before, after, best)
