@@ -100,7 +100,7 @@ def test_the_graph_ends_at_the_result_and_its_points_follow_the_first_players_ch
     loser_is_first = game.winners == [1]
     assert points[-1].endswith(",160.0" if loser_is_first else ",0.0")
     first = moves[0]["before"] if moves[0]["player"] == 0 else 100 - moves[0]["before"]
-    assert f"Step 0: {game.names[0]} {first:g} %" in page.replace("\xa0", " ")
+    assert f"Step 0: {game.names[0]} {first:g}%" in page
 
 
 def test_a_mistake_shows_the_move_the_computer_preferred_and_the_replay_marks_it(monkeypatch):
