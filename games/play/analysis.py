@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -38,9 +40,29 @@ def offered(game: Game) -> bool:
     return game.status == Game.Status.FINISHED and game.seq > 0
 
 
+# An analysis running this long was dropped by its worker (it died, its machine stopped), and
+# one queued this long was lost with its queue: either counts as failed, and may be asked again.
+RUNNING_AT_MOST = timedelta(minutes=15)
+QUEUED_AT_MOST = timedelta(days=1)
+
+
+def _stalled(now) -> Q:
+    return Q(status=Analysis.Status.RUNNING, started_at__lt=now - RUNNING_AT_MOST) | Q(
+        status=Analysis.Status.QUEUED, asked_at__lt=now - QUEUED_AT_MOST
+    )
+
+
 def current(game: Game) -> Analysis | None:
-    """The game's analysis by the present version of the bot, whatever its state."""
-    return Analysis.objects.filter(game=game, version=bots.ANALYSIS_VERSION).first()
+    """The game's analysis by the present version of the bot, whatever its state; one that
+    stalled is shown as failed."""
+    analysis = Analysis.objects.filter(game=game, version=bots.ANALYSIS_VERSION).first()
+    if analysis is not None and stalled(analysis):
+        analysis.status = Analysis.Status.FAILED
+    return analysis
+
+
+def stalled(analysis: Analysis) -> bool:
+    return Analysis.objects.filter(pk=analysis.pk).filter(_stalled(timezone.now())).exists()
 
 
 def request(game: Game, user) -> tuple[Analysis, bool]:
@@ -62,9 +84,15 @@ def request(game: Game, user) -> tuple[Analysis, bool]:
             .filter(game=game, version=bots.ANALYSIS_VERSION)
             .first()
         )
-        if analysis is not None and analysis.status != Analysis.Status.FAILED:
+        now = timezone.now()
+        failed = analysis is not None and (
+            analysis.status == Analysis.Status.FAILED or stalled(analysis)
+        )
+        if analysis is not None and not failed:
             return analysis, False
-        waiting = Analysis.objects.filter(requested_by=user, status__in=Analysis.WAITING)
+        waiting = Analysis.objects.filter(requested_by=user, status__in=Analysis.WAITING).exclude(
+            _stalled(now)
+        )
         if waiting.exists():
             other = waiting.values_list("game_id", flat=True).first()
             raise Refused(
@@ -79,7 +107,7 @@ def request(game: Game, user) -> tuple[Analysis, bool]:
         analysis.requested_by = user
         analysis.status = Analysis.Status.QUEUED
         analysis.simulations = bots.ANALYSIS_BUDGETS[game.kind].simulations
-        analysis.asked_at = timezone.now()
+        analysis.asked_at = now
         analysis.started_at = analysis.finished_at = None
         analysis.save()
     return analysis, True

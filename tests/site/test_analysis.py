@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from factories import client_for, make_user, play_randomly, started_game
 
 from games import bots, tasks
@@ -245,3 +246,21 @@ def test_the_analysis_is_queued_below_the_bots_moves_and_hints(monkeypatch):
     assert task.name == "analyse_game"
     assert task.priority == tasks.Priority.ANALYSIS < tasks.Priority.CORRESPONDENCE
     assert Analysis.objects.get(game=game).status == Analysis.Status.QUEUED
+
+
+def test_an_analysis_whose_worker_died_counts_as_failed_and_frees_its_player(monkeypatch):
+    carl = make_user("carl")
+    first, second = resigned_game(seed=6), resigned_game(seed=8)
+    client = client_for(carl)
+    monkeypatch.setattr(tasks, "analyse_game", lambda analysis_id: None)
+    ask(client, first)
+    # The worker took it, then died: the analysis stays "running" with nobody at it.
+    long_ago = timezone.now() - timedelta(hours=1)
+    Analysis.objects.filter(game=first).update(status=Analysis.Status.RUNNING, started_at=long_ago)
+    monkeypatch.undo()
+
+    assert "The analysis of this game failed." in replay_page(client, first)
+    ask(client, second)
+    assert Analysis.objects.get(game=second).status == Analysis.Status.DONE
+    ask(client, first)
+    assert Analysis.objects.get(game=first).status == Analysis.Status.DONE
