@@ -26,9 +26,10 @@ from .search import Budget, grow, shortlist
 ANALYSIS_VERSION = 1
 
 # Simulations for each position judged, fixed numbers as for the bot's moves (so that an analysis
-# is reproducible): a whole Basilica game of some 200 actions takes about a minute and a half
-# of one core of these machines (README, "Analysis of a finished game").
-ANALYSIS_BUDGETS = {"basilica": Budget(simulations=150), "cathedral": Budget(simulations=250)}
+# is reproducible): some 0.3 s of one core a position of Basilica, so that a long game of 200
+# actions takes about a minute of one core of these machines, and a Cathedral game of some 25
+# actions a quarter of that (README, "Analysis of a finished game").
+ANALYSIS_BUDGETS = {"basilica": Budget(simulations=100), "cathedral": Budget(simulations=250)}
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ def test_a_spectator_asks_for_the_analysis_and_reads_it(site, browser, screensho
         arrived(alice.page)
         arrived(bob.page)
         Table([alice.page, bob.page], [], random.Random(31)).play(
-            until=lambda: seq_of(alice.page) >= 8
+            until=lambda: seq_of(alice.page) >= 24
         )
         bob.page.goto(f"/games/{done}/")
         arrived(bob.page)
@@ -48,10 +48,10 @@ def test_a_spectator_asks_for_the_analysis_and_reads_it(site, browser, screensho
         # The compute worker makes it in a few seconds; the page says where it is meanwhile
         # and offers a plain refresh (the replay page has no socket).
         expect(page.locator("#analysis")).to_contain_text("analys", timeout=TIMEOUT)
-        for _ in range(60):
+        for _ in range(90):
             if page.locator("#analysis svg").count():
                 break
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(2000)
             page.goto(f"/games/{done}/replay/")
         expect(page.locator("#analysis svg[role=img] title")).to_have_count(1)
         expect(page.get_by_role("heading", name="Mistakes")).to_be_visible()

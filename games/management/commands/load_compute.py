@@ -362,11 +362,9 @@ def played_out(kind: str, one: User, other: User, seed: int) -> Game:
     seats through the service, as if they had moved."""
     from games.bots import choose
 
-    game = services.accept_game(
-        services.create_game(one, GameSettings(kind=kind, first="me", time_control="none")), other
-    )
-    Game.objects.filter(pk=game.pk).update(seed=seed)
-    game.refresh_from_db()
+    game = services.create_game(one, GameSettings(kind=kind, first="me", time_control="none"))
+    Game.objects.filter(pk=game.pk).update(seed=seed)  # the deal fixed before the game begins
+    game = services.accept_game(game, other)
     rng = random.Random(seed)
     while game.status == Game.Status.ACTIVE:
         state = states.load_state(game)
