@@ -20,7 +20,7 @@ from games.play import states
 from games.web import errors
 from games.words import say
 
-MISTAKE_DROP = 15  # points of the chance of winning lost by a move, at least, to be a mistake
+MISTAKE_DROP = 10  # points of the chance of winning lost by a move, at least, to be a mistake
 MISTAKES_EACH = 5  # the largest drops shown for each player
 GRAPH_WIDTH, GRAPH_HEIGHT = 600, 160
 

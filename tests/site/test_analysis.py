@@ -73,7 +73,7 @@ def test_a_spectator_asks_for_the_analysis_of_a_finished_game_and_reads_it():
     assert "<title" in answer.text
     page = replay_page(client, game)
     assert "Computer analysis" in page
-    assert "at least 15 points" in page
+    assert "at least 10 points" in page
     assert len(re.findall(r"<li>Step \d+: ", page)) == game.seq + 1  # the figures, as text
 
 
