@@ -4,6 +4,7 @@ mistakes and the moves the bot preferred; refused during play, one at a time for
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 
@@ -14,6 +15,7 @@ from django.utils import timezone
 from factories import client_for, make_user, play_randomly, started_game
 
 from games import bots, tasks
+from games.archive import records
 from games.models import Analysis, Game
 from games.play import analysis as service
 from games.play import services
@@ -264,3 +266,20 @@ def test_an_analysis_whose_worker_died_counts_as_failed_and_frees_its_player(mon
     assert Analysis.objects.get(game=second).status == Analysis.Status.DONE
     ask(client, first)
     assert Analysis.objects.get(game=first).status == Analysis.Status.DONE
+
+
+def test_an_imported_game_is_analysed_like_any_finished_game():
+    game = resigned_game()
+    carl = make_user("carl")
+    text = json.dumps(records.export(game))
+    client = client_for(carl)
+    client.post(reverse("games:import"), {"text": text})
+    imported = Game.objects.get(imported=True)
+
+    ask(client, imported)
+
+    analysis = Analysis.objects.get(game=imported)
+    assert analysis.status == Analysis.Status.DONE
+    assert len(analysis.moves) == game.seq
+    assert "Computer analysis" in replay_page(client, imported)
+    assert game.names[0] in replay_page(client, imported)
