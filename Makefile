@@ -223,7 +223,7 @@ load-scaling: install
 # and the compute queue's, one worker then two) on a throwaway SQLite file, games against the
 # search bot played by this process. COMPUTE_ARGS adds options (see `manage.py load_compute -h`).
 # `make test` runs it small, to keep it working (no figure is judged there).
-COMPUTE_TINY = --games 2 --actions 1 --queued 4 --simulations 30 --arena-games 2 --arena-simulations 10
+COMPUTE_TINY = --games 2 --actions 1 --queued 4 --simulations 30 --arena-games 2 --arena-simulations 10 --analysis-simulations 10
 COMPUTE_DB ?= $(LOAD_DIR)/basilica-compute-$(shell id -u).sqlite3
 COMPUTE_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(COMPUTE_DB) HUEY_SQLITE=$(COMPUTE_DB).huey
 load-compute: export DJANGO_DEBUG ?= 1

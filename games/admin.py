@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import kinds
 from games.models import (
     Action,
+    Analysis,
     AuditEntry,
     Entry,
     Game,
@@ -625,3 +626,25 @@ class TournamentAdmin(admin.ModelAdmin):
 
 # The moderators' queue, sanctions, chat messages and hidden words.
 from games.community import admin as community_admin  # noqa: E402, F401
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(ReadOnly):
+    """The computer's analyses, to look at: they are made and retried by the compute queue."""
+
+    list_display = ("game", "version", "status", "requested_by", "asked_at", "seconds", "attempts")
+    list_filter = ("status", "version")
+    search_fields = ("game__id", "requested_by__username")
+    list_select_related = ("game", "requested_by")
+    readonly_fields = (
+        "game",
+        "version",
+        "status",
+        "requested_by",
+        "simulations",
+        "asked_at",
+        "started_at",
+        "finished_at",
+        "attempts",
+        "moves",
+    )

@@ -1380,3 +1380,58 @@ class Report(models.Model):
     @property
     def is_open(self) -> bool:
         return not self.outcome
+
+
+class Analysis(models.Model):
+    """The computer's analysis of a finished game (``games.play.analysis``): asked for by any
+    signed-in player, made once per game and version of the analysis on the compute queue.
+
+    ``moves`` holds one entry per action of the log: ``{"seq", "player", "before", "after",
+    "drop", "preferred"}``, the chances (0 to 100) of the player who acted, by the move the
+    search preferred and by the move played, and the preferred move (an engine action, or None
+    when it is the one played). Nothing in it depends on a secret the player who acted could
+    not see then."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    WAITING = (Status.QUEUED, Status.RUNNING)
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    version = models.PositiveSmallIntegerField(help_text="games.bots.ANALYSIS_VERSION")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses_asked",
+        help_text="who asked for it last (a retry counts as asking)",
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    simulations = models.PositiveIntegerField(help_text="the search's budget for each position")
+    moves = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    asked_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_analysis_per_version"),
+        ]
+        indexes = [models.Index(fields=["requested_by", "status"], name="analyses_waiting")]
+
+    def __str__(self) -> str:
+        return f"analysis {self.version} of game {self.game_id} ({self.status})"
+
+    @property
+    def seconds(self) -> float | None:
+        """How long its last attempt took, once it is done."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return round((self.finished_at - self.started_at).total_seconds(), 1)

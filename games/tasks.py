@@ -4,9 +4,9 @@ on two queues served by consumers of their own (``settings.HUEY``, ``settings.HU
 - light work (``HUEY``, `manage.py run_huey`): the sweep of clocks every minute, a live game's
   flag at its moment, notifications, the daily digest and the emails held through quiet hours;
 - the computer's thinking (``COMPUTE``, `manage.py run_compute`): bot moves and hints, in
-  process workers, a live game's first (``Priority``). A game's bot move at a given point is
-  asked for once (``request_computer_move``); one a dead worker dropped is asked for again,
-  once, by the minute sweep (``computer_moves_stalled``).
+  process workers, a live game's first, finished games' analyses last (``Priority``). A
+  game's bot move at a given point is asked for once (``request_computer_move``); one a dead
+  worker dropped is asked for again, once, by the minute sweep (``computer_moves_stalled``).
 
 And the listeners that schedule them when a game changes (``games.events``, connected in
 ``GamesConfig.ready``).
@@ -32,7 +32,7 @@ from huey.utils import load_class
 
 from games.correspondence import notify
 from games.models import Computer, Game
-from games.play import computer, services
+from games.play import analysis, computer, services
 from games.tournaments import running as tournaments
 
 log = logging.getLogger(__name__)
@@ -257,6 +257,30 @@ def computer_hint(game_id: int, seat: int, seq: int) -> dict:
     """A hint for a player, thought out here and never in a web process; its answer is read by
     the page from the compute queue's result store (``views.hint_answer``)."""
     return computer.hint_at(game_id, seat, seq)
+
+
+@compute_task(retries=2, retry_delay=10, priority=Priority.ANALYSIS, context=True)
+def analyse_game(analysis_id: int, task=None) -> None:
+    """A finished game's analysis (``games.play.analysis``), behind every bot move and hint. An
+    error is retried twice, 10 and 10 s later; after the last the analysis shows as failed and
+    the replay page offers to ask again."""
+    try:
+        analysis.run(analysis_id)
+    except Exception:
+        analysis.failed(analysis_id, last=task is None or task.retries == 0)
+        raise
+
+
+def request_analysis(analysis_id: int) -> bool:
+    """Queue the analysis ``analysis_id``; whether it was. One the queue could not take shows
+    as failed at once (the page offers to ask again) rather than queued for ever."""
+    try:
+        analyse_game(analysis_id)
+    except Exception:
+        log.exception("the analysis %s could not be queued", analysis_id)
+        analysis.failed(analysis_id, last=True)
+        return False
+    return True
 
 
 @db_task()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.archive import record_views, replays
+from games.archive import analysis_views, record_views, replays
 from games.web import (  # noqa: F401 - converters registers <game:> and <token:>
     chat,
     converters,
@@ -37,6 +37,7 @@ urlpatterns = [
     path("<game:pk>/symbols/", views.symbols, name="symbols"),
     path("<game:pk>/hint/answer/", views.hint_answer, name="hint-answer"),
     path("<game:pk>/replay/", replays.replay, name="replay"),
+    path("<game:pk>/analysis/", analysis_views.ask, name="analysis"),
     path("<game:pk>/accept/", views.accept, name="accept"),
     path("<game:pk>/cancel/", views.cancel, name="cancel"),
     path("<game:pk>/resign/", views.resign, name="resign"),

@@ -19,8 +19,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.archive import analysis_views
 from games.correspondence import notes
 from games.models import Game
+from games.play import analysis as analysis_service
 from games.play import states, takebacks
 from games.web import errors
 from games.web.presenters import game_context
@@ -47,10 +49,13 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     state = states.state_at(game, step)
     context = game_context(game, state, request.user, replay=True, reveal=game.over)
     context.update(replay_context(game, context, step))
+    context.update(analysis_views.preferred_on_board(game, step, request.GET.get("preferred")))
     if request.htmx:
         return render(request, "games/replay.html#replay", context)
     # The viewer's own notes, read for this page alone: never in the steps kept for others.
     context["note"] = notes.note_of(game, request.user)
+    if analysis_service.offered(game):  # never during play: it would be help
+        context["analysis_section"] = analysis_views.section(game, request.user)
     return render(request, "games/replay.html", context)
 
 

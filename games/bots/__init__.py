@@ -18,7 +18,21 @@ import random
 
 from games.engine import engine_for
 
+from .analysis import ANALYSIS_BUDGETS, ANALYSIS_VERSION, Judgement, judge
 from .search import Budget, ranked, search
+
+__all__ = [
+    "ANALYSIS_BUDGETS",
+    "ANALYSIS_VERSION",
+    "BUDGETS",
+    "HINT_BUDGETS",
+    "LEVELS",
+    "SITE_BUDGETS",
+    "Budget",
+    "Judgement",
+    "choose",
+    "judge",
+]
 
 LEVELS = ("random", "greedy", "search")
 

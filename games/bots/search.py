@@ -53,12 +53,22 @@ class Node:
 def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Random):
     """The action the search advises ``seat`` to take; ``seen`` is a determinization of what
     the seat sees (each iteration draws another from it, never from the real secrets)."""
+    # The root's actions are all ranked: it is the one decision that is made for real.
+    first = shortlist(engine, kind, seen, seat, budget.width, None, rng)
+    if len(first) == 1:
+        return first[0]
+    root = grow(engine, kind, seen, seat, budget, rng, first)
+    best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
+    return best[0]
+
+
+def grow(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Random, first: list):
+    """The tree of ``seat``'s information set after ``budget.simulations`` iterations, its
+    root's actions ``first``: each root child's ``total / visits`` is the seat's chance of
+    winning after that action, as the search reads it."""
     evaluate, scale = EVALUATE[kind], SCALE[kind]
     root = Node()
-    # The root's actions are all ranked: it is the one decision that is made for real.
-    root.shortlist = shortlist(engine, kind, seen, seat, budget.width, None, rng)
-    if len(root.shortlist) == 1:
-        return root.shortlist[0]
+    root.shortlist = first
     for _ in range(budget.simulations):
         state = engine.determinize(seen, seat, rng)
         path = _descend(engine, kind, root, state, budget, rng)
@@ -71,8 +81,7 @@ def search(engine, kind: str, seen, seat: int, budget: Budget, rng: random.Rando
         for node, mover, _ in path:
             node.visits += 1
             node.total += reward if mover == 0 else 1.0 - reward
-    best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
-    return best[0]
+    return root
 
 
 def _descend(engine, kind: str, root: Node, state, budget: Budget, rng: random.Random) -> list:

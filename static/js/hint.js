@@ -25,11 +25,16 @@
       : form.dataset.failedWords || "The hint could not be had: try again.";
   });
 
-  document.body.addEventListener("htmx:afterSwap", () => {
+  function show() {
     clear();
     const hint = document.getElementById("computer-hint");
     if (!hint) return;
     mark("#board", "data-cell", hint.dataset.cells);
     mark("#market, #hands", "data-tile", hint.dataset.tiles);
-  });
+  }
+
+  document.body.addEventListener("htmx:afterSwap", show);
+  // The replay opened at a move the analysis preferred (templates/games/replay.html) marks it
+  // at once: that page is drawn with it, not swapped in.
+  show();
 })();

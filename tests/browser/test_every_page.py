@@ -63,6 +63,19 @@ def open_tournament(alice: Visitor, bob: Visitor) -> str:
     return address
 
 
+def analysed(page: Page, game_id: int) -> None:
+    """A spectator asks for the computer's analysis of a finished game, and waits for the
+    compute worker to make it (the replay page has no socket: it is looked at again)."""
+    page.goto(f"/games/{game_id}/replay/")
+    page.get_by_role("button", name="Ask the computer to analyse this game").click()
+    for _ in range(120):
+        if page.locator("#analysis svg").count():
+            return
+        page.wait_for_timeout(500)
+        page.goto(f"/games/{game_id}/replay/")
+    raise AssertionError("the analysis did not come within a minute")
+
+
 @pytest.fixture(scope="module")
 def places(site, browser: Browser) -> Places:
     people = [Visitor.sign_up(browser, site.url, role, "every-page") for role in "abc"]
@@ -87,6 +100,7 @@ def places(site, browser: Browser) -> Places:
         with bob.page.expect_navigation():
             bob.page.locator("form[action$='/resign/']").evaluate("form => form.submit()")
         expect(bob.page.locator(".result")).to_be_visible()
+        analysed(carol.page, done)
         cathedral = open_game(site, alice, bob, "", 1, kind="cathedral")
         series = open_series(site, alice, bob)
         # Alice follows Bob from his page (htmx swaps the button), Carol blocks Bob from his.
@@ -113,6 +127,7 @@ def places(site, browser: Browser) -> Places:
             "cathedral-prepare": ("bob", f"/games/{cathedral}/prepare/"),
             "replay": ("carol", f"/games/{game}/replay/?step=5"),
             "replay-finished": ("carol", f"/games/{done}/replay/"),
+            "replay-analysed": ("alice", f"/games/{done}/replay/#analysis"),
             "rules-basilica": ("nobody", "/rules/"),
             "rules-cathedral": ("nobody", "/rules/cathedral/"),
             "my-games": ("alice", "/games/mine/"),
@@ -153,6 +168,7 @@ PAGES = [
     "cathedral-prepare",
     "replay",
     "replay-finished",
+    "replay-analysed",
     "rules-basilica",
     "rules-cathedral",
     "my-games",

@@ -9,7 +9,9 @@ people's side of games against the search bot itself, at once whenever their tur
 - the wait of a live game's bot turn asked for just after many correspondence ones;
 - the delay of the minute's clock sweep while the compute workers are saturated, after the
   moment its schedule gave it;
-- the search's arena result with 8 games at once, beside the same games played one at a time.
+- the search's arena result with 8 games at once, beside the same games played one at a time;
+- the analysis of a whole game of Basilica and of Cathedral (``--only analysis``): the seconds
+  the compute worker took for each, and the CPU seconds of that worker.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ from basilica_site.logs import without_move_lines
 from games import events
 from games.bots import BUDGETS, Budget
 from games.bots.arena import Bot, play, wilson
-from games.models import Action, Computer, Game
-from games.play import computer, services, states
-from games.tasks import COMPUTE
+from games.models import Action, Analysis, Computer, Game
+from games.play import analysis, computer, services, states
+from games.tasks import COMPUTE, request_analysis
 from games.terms import GameSettings
 
 PASSWORD = "a long enough password 1"
@@ -60,12 +62,17 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--only",
-            choices=("throughput", "live", "arena"),
+            choices=("throughput", "live", "arena", "analysis"),
             action="append",
             help="measure only these (default: every figure)",
         )
         parser.add_argument("--arena-games", type=int, default=8)
         parser.add_argument("--arena-simulations", type=int, default=BUDGETS["middle"].simulations)
+        parser.add_argument(
+            "--analysis-simulations",
+            type=int,
+            help="the analysis's simulations a position (default: the site's, for each kind)",
+        )
 
     @without_move_lines
     def handle(self, *args, **options) -> None:
@@ -91,7 +98,7 @@ class Command(BaseCommand):
         )
         COMPUTE.flush()
         self.people = [_person(f"compute-{index}") for index in range(options["games"] + 2)]
-        parts = options["only"] or ("throughput", "live", "arena")
+        parts = options["only"] or ("throughput", "live", "arena", "analysis")
         overdue = overdue_game(self.people[-2], self.people[-1])
         light = self.start("light", "run_huey")
         try:
@@ -100,6 +107,8 @@ class Command(BaseCommand):
                 self.throughput()
             if "live" in parts:
                 self.live_wait_and_sweep(quiet_sweep)
+            if "analysis" in parts:
+                self.analyses()
         finally:
             stop(light)
         if "arena" in parts:
@@ -233,6 +242,26 @@ class Command(BaseCommand):
             "≤ 2 s",
         )
 
+    def analyses(self) -> None:
+        """A whole game of each kind, played out here by the greedy bot in both seats, then its
+        analysis asked for as a player asks, and made by one compute worker."""
+        compute = self.start("compute-analysis", "run_compute", "--workers", "1")
+        try:
+            for kind, seed in (("basilica", 5), ("cathedral", 5)):
+                game = played_out(kind, self.people[-2], self.people[-1], seed)
+                made = analysed(game, self.options["analysis_simulations"])
+                if made is None:
+                    self.say(f"the analysis of a game of {kind}", "never came")
+                    continue
+                self.say(
+                    f"the analysis of a game of {kind} ({game.seq} actions, {made.simulations} "
+                    "simulations a position) by one compute worker",
+                    f"{made.seconds:.1f} s",
+                    "≤ 120 s" if kind == "basilica" else "",
+                )
+        finally:
+            stop(compute)
+
     def arena(self) -> None:
         """The search against the greedy bot, the same seeded games one at a time and then 8 at
         once on this machine's cores: a budget of simulations plays them alike."""
@@ -326,6 +355,35 @@ def overdue_game(one: User, other: User) -> Game:
     past = timezone.now() - timedelta(days=4)
     Game.objects.filter(pk=game.pk).update(started_at=past, deadline=past + timedelta(days=3))
     return game
+
+
+def played_out(kind: str, one: User, other: User, seed: int) -> Game:
+    """A game of ``kind`` between two people, played to its end by the greedy bot in both
+    seats through the service, as if they had moved."""
+    from games.bots import choose
+
+    game = services.create_game(one, GameSettings(kind=kind, first="me", time_control="none"))
+    Game.objects.filter(pk=game.pk).update(seed=seed)  # the deal fixed before the game begins
+    game = services.accept_game(game, other)
+    rng = random.Random(seed)
+    while game.status == Game.Status.ACTIVE:
+        state = states.load_state(game)
+        action = choose(kind, state, state.to_decide, "greedy", rng)
+        game = services.submit_action(
+            game, game.player(state.to_decide), action.to_json(), game.seq
+        )
+    return game
+
+
+def analysed(game: Game, simulations: int | None) -> Analysis | None:
+    """The analysis of ``game``, asked for by one of its players and made by the compute
+    worker, once it is done (None if it does not come within ten minutes)."""
+    made, _ = analysis.request(game, game.seat0)
+    if simulations:
+        Analysis.objects.filter(pk=made.pk).update(simulations=simulations)
+    request_analysis(made.pk)
+    done = Analysis.objects.filter(pk=made.pk, status=Analysis.Status.DONE)
+    return wait_for(lambda: done.first(), 600)
 
 
 def finished_at(game: Game) -> float | None:
