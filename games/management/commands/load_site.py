@@ -139,6 +139,33 @@ async def push_of(communicator: WebsocketCommunicator, seq: int) -> None:
             return
 
 
+async def players_sockets(games: list[Game]) -> dict:
+    """Each player's socket on each game, connected, by (game id, user id)."""
+    sockets = {}
+    for game in games:
+        for user in (game.seat0, game.seat1):
+            communicator = socket(game, await database_sync_to_async(cookie_for)(user))
+            assert (await communicator.connect())[0]
+            sockets[(game.pk, user.pk)] = communicator
+    return sockets
+
+
+async def play_live(
+    game: Game, moves: int, think: float, sockets: dict, latencies: list[float]
+) -> None:
+    """``moves`` random moves of ``game``, a think of up to ``think`` seconds before each; the
+    time from each move to its push on the opponent's socket added to ``latencies``."""
+    rng = random.Random(game.pk)
+    for _ in range(moves):
+        await asyncio.sleep(rng.uniform(think / 3, think))
+        user, action = await database_sync_to_async(any_move)(game, rng)
+        opponent = game.seat1 if user.pk == game.seat0_id else game.seat0
+        start = time.perf_counter()
+        game = await database_sync_to_async(services.submit_action)(game, user, action, game.seq)
+        await push_of(sockets[(game.pk, opponent.pk)], game.seq)
+        latencies.append(time.perf_counter() - start)
+
+
 class Command(BaseCommand):
     help = "The load figures of issue 10, in this process (make load uses a throwaway database)."
 
@@ -224,27 +251,10 @@ class Command(BaseCommand):
         queue of one burst instead of a site in play.
         """
         games = [await database_sync_to_async(new_game)(f"live{i}") for i in range(count)]
-        sockets = {}
-        for game in games:
-            for user in (game.seat0, game.seat1):
-                communicator = socket(game, await database_sync_to_async(cookie_for)(user))
-                assert (await communicator.connect())[0]
-                sockets[(game.pk, user.pk)] = communicator
+        sockets = await players_sockets(games)
         latencies: list[float] = []
 
-        async def play(game: Game, rng: random.Random) -> None:
-            for _ in range(moves_each):
-                await asyncio.sleep(rng.uniform(think / 3, think))
-                user, action = await database_sync_to_async(any_move)(game, rng)
-                opponent = game.seat1 if user.pk == game.seat0_id else game.seat0
-                start = time.perf_counter()
-                game = await database_sync_to_async(services.submit_action)(
-                    game, user, action, game.seq
-                )
-                await push_of(sockets[(game.pk, opponent.pk)], game.seq)
-                latencies.append(time.perf_counter() - start)
-
-        await asyncio.gather(*(play(g, random.Random(g.pk)) for g in games))
+        await asyncio.gather(*(play_live(g, moves_each, think, sockets, latencies) for g in games))
         for communicator in sockets.values():
             await communicator.disconnect()
         self.say(
@@ -308,27 +318,10 @@ class Command(BaseCommand):
         limits = settings.CHAT_BURST, settings.CHAT_PER_GAME_DAY
         settings.CHAT_BURST = settings.CHAT_PER_GAME_DAY = 10**9  # every post stored and pushed
         games = [await database_sync_to_async(new_game)(f"{name}{i}") for i in range(count)]
-        sockets = {}
-        for game in games:
-            for user in (game.seat0, game.seat1):
-                communicator = socket(game, await database_sync_to_async(cookie_for)(user))
-                assert (await communicator.connect())[0]
-                sockets[(game.pk, user.pk)] = communicator
+        sockets = await players_sockets(games)
         latencies: list[float] = []
         sent = {"posts": 0, "socket": 0}
         playing = asyncio.Event()
-
-        async def play(game: Game, rng: random.Random) -> None:
-            for _ in range(5):
-                await asyncio.sleep(rng.uniform(think / 3, think))
-                user, action = await database_sync_to_async(any_move)(game, rng)
-                opponent = game.seat1 if user.pk == game.seat0_id else game.seat0
-                start = time.perf_counter()
-                game = await database_sync_to_async(services.submit_action)(
-                    game, user, action, game.seq
-                )
-                await push_of(sockets[(game.pk, opponent.pk)], game.seq)
-                latencies.append(time.perf_counter() - start)
 
         async def post_chat(game: Game) -> None:
             client = Client()
@@ -359,7 +352,7 @@ class Command(BaseCommand):
         if flood:
             flooders = [asyncio.create_task(post_chat(g)) for g in games]
             flooders += [asyncio.create_task(talk_up_socket(g)) for g in games]
-        await asyncio.gather(*(play(g, random.Random(g.pk)) for g in games))
+        await asyncio.gather(*(play_live(g, 5, think, sockets, latencies) for g in games))
         playing.set()
         await asyncio.gather(*flooders)
         for communicator in sockets.values():
