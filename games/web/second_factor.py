@@ -11,6 +11,7 @@ referee's pages and the site's figures included). Wrong codes are limited per ac
 
 from __future__ import annotations
 
+import math
 from base64 import b32encode
 from collections.abc import Callable
 from urllib.parse import urlencode
@@ -25,8 +26,9 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
@@ -103,12 +105,26 @@ def _ask(request: HttpRequest, going: str) -> HttpResponse:
         refused = _refused(request)
         if refused:
             return refused
-        device = _device_taking(request.user, form.cleaned_data["code"])
-        if device is not None:
-            otp_login(request, device)
-            return redirect(going)
-        _count_failure(request)
-        form.add_error("code", _("This code is wrong or has expired: try the next one."))
+        wait = _wait_after_failure(request.user)
+        if wait:
+            # A code tried too soon after a wrong one is not even looked at (django-otp's
+            # throttle, which doubles the wait each time): say so, rather than "wrong".
+            form.add_error(
+                "code",
+                ngettext(
+                    "After a wrong code, wait %(seconds)d second before the next one.",
+                    "After a wrong code, wait %(seconds)d seconds before the next one.",
+                    wait,
+                )
+                % {"seconds": wait},
+            )
+        else:
+            device = _device_taking(request.user, form.cleaned_data["code"])
+            if device is not None:
+                otp_login(request, device)
+                return redirect(going)
+            _count_failure(request)
+            form.add_error("code", _("This code is wrong or has expired: try the next one."))
     context = {"form": form, "next": going}
     return render(
         request, "registration/second_factor.html", context, status=400 if form.errors else 200
@@ -171,6 +187,19 @@ def _device_taking(user, code: str):
             if device.verify_token(code):
                 return device
     return None
+
+
+def _wait_after_failure(user) -> int:
+    """Seconds before the account's devices look at a code again after a wrong one, or 0."""
+    now = timezone.now()
+    waits = [
+        math.ceil((data["locked_until"] - now).total_seconds())
+        for model in (TOTPDevice, StaticDevice)
+        for device in model.objects.filter(user=user, confirmed=True)
+        for allowed, data in [device.verify_is_allowed()]
+        if not allowed and data and "locked_until" in data
+    ]
+    return max(waits, default=0)
 
 
 def _failures_key(request: HttpRequest) -> str:

@@ -181,3 +181,18 @@ def test_a_lost_phone_is_reset_from_the_command_line_and_logged():
     assert (entry.user, entry.reason) == (rita, "phone lost on a train")
     setup = client_for(rita).get(SECOND_FACTOR)
     assert "Set up your second factor" in setup.text
+
+
+def test_a_right_code_just_after_a_wrong_one_is_told_to_wait_not_that_it_is_wrong():
+    rita = make_staff("rita")
+    app = app_of(rita)
+    client = client_for(rita)
+    with time_machine.travel(START, tick=False) as clock:
+        assert client.post(SECOND_FACTOR, {"code": "123456"}).status_code == 400
+        too_soon = client.post(SECOND_FACTOR, {"code": code_for(app)})
+        assert too_soon.status_code == 400
+        assert "After a wrong code, wait 1 second before the next one." in too_soon.text
+        assert "This code is wrong" not in too_soon.text
+        clock.shift(1)
+        assert client.post(SECOND_FACTOR, {"code": code_for(app)}).status_code == 302
+        assert client.get(reverse("admin:index")).status_code == 200
