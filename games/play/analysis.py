@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import bots
+from games.engine import takeback
 from games.models import Analysis, Game
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,14 @@ def judge_game(game: Game, budget: bots.Budget) -> list[dict]:
     options = game.engine_options
     state = engine.replay(options, game.seed, [])
     moves = []
-    for seq, data in enumerate(game.actions.order_by("seq").values_list("data", flat=True), 1):
+    log = list(game.actions.order_by("seq").values_list("data", flat=True))
+    standing = takeback.in_force(log)
+    for seq, data in enumerate(log, 1):
+        if not standing[seq - 1]:
+            # A takeback, or the action it took back: the game went on without it, and so
+            # does the analysis (its position is the one the action was taken back to).
+            state = engine.replay(options, game.seed, [data], start=state)
+            continue
         played = engine.Action.from_log(data)
         seat = state.to_decide
         # Seeded by what is public, so that the analysis is the same every time it is made.
