@@ -21,6 +21,7 @@ from games import audit, events
 from games.community import chat
 from games.models import ChatMessage, Game, Report, Sanction
 from games.play import services
+from games.tournaments import entries as tournament_entries
 
 CONTEXT_AROUND = 5  # messages shown before and after a reported one
 MAX_TEXT = 1000
@@ -192,6 +193,7 @@ def suspend(user, moderator, reason: str, days: int | None, report: Report | Non
     with transaction.atomic():
         _sanction(user, Sanction.Kind.SUSPENSION, moderator, reason, days, report)
         ended = services.resign_everything(user)
+        tournament_entries.leave_all(user)
         audit.record(
             moderator, "moderation.suspend", user=user, reason=reason, days=days, games=ended
         )

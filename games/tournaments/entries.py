@@ -131,9 +131,14 @@ def leave(tournament: Tournament, user) -> None:
 
 
 def on_account_closed(user, **_facts) -> None:
-    """A closed account leaves every tournament it was in: an open one at once, a running one
-    as a withdrawal (its games there are resigned already by the closing), so that no later
-    round pairs a player who is gone."""
+    """A closed account leaves every tournament it was in."""
+    leave_all(user)
+
+
+def leave_all(user) -> None:
+    """``user`` leaves every tournament they are in (their account closed or suspended): an open
+    one at once, a running one as a withdrawal, so that no later round pairs a player who cannot
+    play."""
     for entry in Entry.objects.filter(user=user, withdrawn_at__isnull=True).select_related(
         "tournament"
     ):

@@ -1,19 +1,22 @@
 """Where the community's parts meet: Ann blocks Bob in the middle of their game, and neither
 reads the other's chat from then on (and Bob is not told); every moderator's decision and every
 change an admin makes to a tournament is in the audit log; a suspended player's series is
-resigned to its end, as a closed account's is."""
+resigned to its end, as a closed account's is, and they leave their tournaments."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
-from factories import client_for, lobby_form, make_staff, make_user, started_game
+from django.utils import timezone
+from factories import START, client_for, lobby_form, make_staff, make_user, started_game
 
 from games.community import moderation, relations
 from games.models import AuditEntry, ChatMessage, Game, Report
 from games.play import services
 from games.terms import GameSettings
-from games.tournaments import entries, staff
+from games.tournaments import entries, running, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +101,31 @@ def test_an_admin_cancelling_a_tournament_is_in_the_audit_log():
         "the organiser asked",
         cup.pk,
     )
+
+
+def test_a_suspended_player_leaves_an_open_tournament_and_is_withdrawn_from_a_running_one(
+    calendar,
+):
+    zed, bob, cat, dan, mod = (make_user(n) for n in ("zed", "bob", "cat", "dan", "mod"))
+    mod.is_staff = True
+    mod.save()
+    plan = {"format": "swiss", "rounds": 2, "max_players": 8}
+    waiting = entries.create(
+        bob,
+        entries.Plan(name="Later cup", starts_at=None, **plan),
+        GameSettings(kind="basilica", time_control="3d"),
+    )
+    playing = entries.create(
+        bob,
+        entries.Plan(name="Now cup", starts_at=START + timedelta(days=1), **plan),
+        GameSettings(kind="basilica", time_control="3d"),
+    )
+    for user in (cat, dan, zed):
+        entries.join(playing, user)
+    entries.join(waiting, zed)
+    calendar.shift(timedelta(days=1, minutes=1))
+    running.advance(playing.pk, timezone.now())
+    moderation.suspend(zed, mod, "threats", days=7)
+    assert not waiting.entries.filter(user=zed).exists()
+    assert playing.entries.get(user=zed).withdrawn_at is not None, "never paired again"
+    assert not Game.objects.involving(zed).running().exists()
