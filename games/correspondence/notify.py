@@ -287,12 +287,18 @@ def absolute(path: str) -> str:
 
 
 def unsubscribe_token(user, kind: str) -> str:
-    return signing.dumps([user.pk, kind], salt=UNSUBSCRIBE_SALT, compress=True)
+    """The same token whenever it is made, so that an email's body and its List-Unsubscribe
+    header name one link (a token never expires: an old email's link still works)."""
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object([user.pk, kind], compress=True)
 
 
 def read_unsubscribe_token(token: str) -> tuple[int, str]:
     """The (user id, kind) a token names; ``signing.BadSignature`` if forged."""
-    user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if token.count(signing.Signer().sep) == 2:
+        # Emails sent before tokens lost their timestamp carry a timestamped one.
+        user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    else:
+        user_id, kind = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
     if kind not in Kind.values:
         raise signing.BadSignature("no such kind of notification")
     return int(user_id), kind

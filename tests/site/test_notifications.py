@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core import signing
 from django.test import Client
 from django.urls import reverse
 from factories import (
@@ -397,6 +398,22 @@ def test_a_forged_unsubscribe_link_is_refused_and_changes_nothing(alice, bob):
     assert response.status_code == 400
     assert "That link is not valid" in response.text
     assert not PlayerSettings.objects.filter(user=bob, email_your_turn=False).exists()
+
+
+def test_the_link_in_an_emails_body_and_in_its_header_are_the_same_a_second_later(bob):
+    # The body is written when the email is queued, the header when it is sent.
+    with time_machine.travel(MONDAY, tick=False):
+        written = notify.unsubscribe_url(bob, Notification.Kind.YOUR_TURN)
+    with time_machine.travel(MONDAY + timedelta(seconds=1), tick=False):
+        sent = notify.unsubscribe_url(bob, Notification.Kind.YOUR_TURN)
+    assert written == sent
+
+
+def test_the_timestamped_link_of_an_older_email_still_unsubscribes(bob):
+    old = signing.dumps([bob.pk, "your_turn"], salt=notify.UNSUBSCRIBE_SALT, compress=True)
+    response = Client().get(reverse("unsubscribe", args=[old]))
+    assert response.status_code == 200
+    assert not PlayerSettings.objects.get(user=bob).email_your_turn
 
 
 def checked(page: str) -> set[str]:
