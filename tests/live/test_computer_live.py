@@ -63,12 +63,7 @@ async def test_on_the_in_memory_layer_the_web_process_pushes_what_the_worker_pla
     await receive_until(page, lambda m: not is_html(m) and '"seq": 1' in m)  # her own move
     assert queued == [(game.pk, 1)]
 
-    def the_worker_moves() -> None:
-        with monkeypatch.context() as worker:
-            worker.setattr(events, "send", lambda *args, **kwargs: None)  # heard only there
-            assert computer.move(game.pk, 1) is not None
-
-    await database_sync_to_async(the_worker_moves)()
+    await database_sync_to_async(the_bot_moves_in_the_worker)(monkeypatch, game, 1)
     pushed = await receive_until(page, lambda m: is_html(m) and 'data-seq="2"' in m)
     assert 'class="prompt"' in pushed  # alice's turn again, on the page without a reload
     await page.disconnect()
