@@ -614,6 +614,9 @@ class Notification(models.Model):
     address = models.CharField(max_length=254, blank=True)
     subject = models.CharField(max_length=200, blank=True)
     body = models.TextField(blank=True)
+    # Where a browser notification leads, when not to its game's page (an invitation's link,
+    # a tournament's page).
+    link = models.CharField(max_length=300, blank=True)
     outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)

@@ -253,10 +253,16 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
     commit it is handed to the task runner to deliver (``games.events.notification_queued``),
     unless it falls in their quiet hours: then ``send_held`` hands it over when they end."""
     prefs = PlayerSettings.of(user)
-    if not user.email or not prefs.wants(kind):
+    emailed = bool(user.email) and prefs.wants(kind)
+    pushed = kind in push.NEWS and push.has_browsers(user)
+    if not (emailed or pushed):
         return None
     with writing_to(prefs):
         subject, body = compose(user, kind, game, **extra)
+    if pushed:  # news addressed to the player reaches their browsers whatever their emails
+        push.news(user, kind, game, key, subject, _answered_at(kind, game, extra))
+    if not emailed:
+        return None
     try:
         with transaction.atomic():
             note = Notification.objects.create(
@@ -273,6 +279,16 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
     if kind in NEVER_HELD or not prefs.quiet_at(note.created_at):
         events.send_on_commit(events.notification_queued, notification=note)
     return note
+
+
+def _answered_at(kind: str, game: Game | None, extra: dict) -> str:
+    """The address that answers a piece of news: an invitation's own link (a private game
+    opens by it alone), a tournament's page, else the game's."""
+    if kind == Kind.INVITED:
+        return absolute(reverse("games:invitation", args=[game.invite_token]))
+    if game is None:
+        return extra.get("page", "") or absolute("/")
+    return absolute(game.get_absolute_url())
 
 
 @contextmanager

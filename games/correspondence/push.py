@@ -1,5 +1,7 @@
 """Telling a player's browsers (Web Push): "your turn", "time almost up" and "game over", each
-with the game's link and what the opponent did last, in the player's language.
+with the game's link and what the opponent did last, in the player's language; and the news
+addressed to the player (an invitation, a rematch offered, a tournament game that starts, a
+tournament's end), with the link that answers it.
 
 ``notify`` decides, in the task runner, that a player should be told; ``offer`` records the push
 (a ``Notification`` on the "push" channel, once per key) and hands it to the task runner
@@ -36,6 +38,10 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 CHANNEL = "push"
 PUSHED = (Kind.YOUR_TURN, Kind.TIME_RUNNING_OUT, Kind.GAME_OVER, Kind.CONDITIONAL_PLAYED)
+# News addressed to the player, pushed whatever their email settings (``notify.queue`` offers
+# it): a browser with notifications on is told of everything meant for its player. A followed
+# player's seek is not addressed to anyone: it is on the Following page, and emailed if asked.
+NEWS = (Kind.INVITED, Kind.REMATCH_OFFERED, Kind.TOURNAMENT_GAME, Kind.TOURNAMENT_OVER)
 GONE = (404, 410)  # the push service's word for a subscription that is no more
 TTL = 24 * 3600  # how long a push service keeps a push for a browser that is offline
 LONGEST_MOVE = 300  # characters of the opponent's move: a push is a glance, the page has it all
@@ -139,30 +145,61 @@ def offer(user, kind: str, game: Game, seq: int, reading=None) -> Notification |
 def _offer(user, kind: str, game: Game, seq: int, reading) -> Notification | None:
     if kind not in PUSHED or key_pair() is None:
         return None
-    devices = list(PushDevice.objects.filter(user=user).values_list("name", flat=True))
+    devices = _devices(user)
     key = f"{CHANNEL}:{kind}:{game.pk}:{seq}"
     if not devices or Notification.objects.filter(user=user, key=key).exists():
         return None
     prefs = PlayerSettings.of(user)
     with translation.override(prefs.speaks()):
         title, body = compose(user, kind, game, reading)
+    return _record(user, kind, game, key, devices, title, body, seq=seq)
+
+
+def has_browsers(user) -> bool:
+    """Whether a push to ``user`` would reach a browser (the site can push, and one is on)."""
+    return key_pair() is not None and PushDevice.objects.filter(user=user).exists()
+
+
+def news(user, kind: str, game: Game | None, key: str, title: str, link: str) -> None:
+    """Push a piece of news addressed to ``user`` (``NEWS``): ``title`` already in their
+    language, ``link`` the absolute address that answers it. Once per ``key``, held through
+    their quiet hours; dropped when sent if it no longer holds (``still_due``). Never raises:
+    the email must still go."""
+    try:
+        devices = _devices(user) if kind in NEWS and key_pair() is not None else []
+        if devices:
+            _record(user, kind, game, f"{CHANNEL}:{key}", devices, title, "", link=link)
+    except Exception:
+        log.exception("push: could not offer %s to %s", kind, user)
+
+
+def _devices(user) -> list[str]:
+    return list(PushDevice.objects.filter(user=user).values_list("name", flat=True))
+
+
+def _record(
+    user, kind: str, game: Game | None, key: str, devices, title, body, seq=0, link=""
+) -> Notification | None:
+    """Record a push (once per key) and hand it to the task runner on commit: at once, or when
+    the player's quiet hours end."""
     try:
         with transaction.atomic():
             note = Notification.objects.create(
                 user=user,
                 game=game,
                 kind=kind,
-                key=key,
+                key=key[:80],
                 channel=CHANNEL,
                 address=", ".join(name or "?" for name in devices)[:254],
                 subject=title[:200],
                 body=body,
+                link=link[:300],
             )
     except IntegrityError:
         return None  # offered already, by a task running at the same time
     # The last warning before a timeout comes at any hour, as its email does.
     last_warning = kind == Notification.Kind.TIME_RUNNING_OUT
-    held = None if last_warning else quiet_until(prefs, timezone.now())
+    held = None if last_warning else quiet_until(PlayerSettings.of(user), timezone.now())
     transaction.on_commit(lambda: _send_later(note.pk, seq, held))
     return note
 
@@ -239,10 +276,18 @@ def send(notification_id: int, seq: int, task=None) -> None:
 
 def still_due(note: Notification, seq: int) -> bool:
     """A push held through quiet hours may have lost its point: the player moved meanwhile, or
-    the game ended."""
-    if note.kind == Kind.GAME_OVER:
-        return True
+    the game ended; an invitation was taken or withdrawn, a rematch made or declined."""
     game = note.game
+    if note.kind in (Kind.GAME_OVER, Kind.TOURNAMENT_OVER):
+        return True
+    if note.kind == Kind.INVITED:
+        return game.status == Game.Status.OPEN
+    if note.kind == Kind.TOURNAMENT_GAME:
+        return game.status == Game.Status.ACTIVE
+    if note.kind == Kind.REMATCH_OFFERED:
+        seat = game.seat_of(note.user)
+        offered = seat is not None and game.rematch_offered_by == 1 - seat
+        return offered and not game.rematch_declined and not hasattr(game, "rematch")
     return game.status == Game.Status.ACTIVE and game.seq == seq
 
 
@@ -260,8 +305,8 @@ def deliver(notification_id: int, seq: int, final: bool = True) -> None:
         {
             "title": note.subject,
             "body": note.body,
-            "url": settings.SITE_URL.rstrip("/") + note.game.get_absolute_url(),
-            "tag": f"game-{note.game_id}",
+            "url": note.link or settings.SITE_URL.rstrip("/") + note.game.get_absolute_url(),
+            "tag": f"game-{note.game_id}" if note.game_id else note.key,
         }
     )
     urgency = "high" if note.kind == Kind.TIME_RUNNING_OUT else "normal"

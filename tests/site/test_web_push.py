@@ -27,14 +27,17 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from factories import client_for, make_user, play, started_game
+from factories import client_for, finished_game, make_user, play, started_game
 from huey.contrib.djhuey import HUEY
 from py_vapid import Vapid02
 
 from games import tasks
+from games.community import news
 from games.correspondence import devices, notify, push
-from games.models import Notification, PlayerSettings, PushDevice
-from games.play import states
+from games.models import Follow, Notification, PlayerSettings, PushDevice
+from games.play import services, states
+from games.terms import GameSettings
+from games.tournaments import entries, notices
 
 pytestmark = pytest.mark.django_db
 
@@ -697,3 +700,104 @@ def test_a_push_held_through_the_night_is_never_sent_as_an_email(
     push = Notification.objects.get(channel="push", user=bob)
     assert push.outcome == Notification.Outcome.SENT
     assert len(service.received) == 1
+
+
+# -- news addressed to the player ----------------------------------------------------------------
+
+
+def invitation_for(friend, by):
+    return news.invite(by, friend, GameSettings(kind="basilica", time_control="3d"))
+
+
+def test_bobs_browser_is_told_of_alices_invitation_and_opens_it(
+    alice, bob, bobs_phone, service, committed
+):
+    with committed():
+        game = invitation_for(bob, alice)
+    [received] = service.at("/bob-phone")
+    payload = bobs_phone.read(received)
+    assert payload["title"] == f"alice invites you to a game (game {game.pk})"
+    # A private game opens by its invitation's link alone: the push leads there.
+    assert payload["url"] == f"{SITE}/games/invite/{game.invite_token}/"
+    assert Client().get(payload["url"].removeprefix(SITE)).status_code in (200, 302)
+
+
+def test_an_invitation_is_pushed_even_to_a_player_who_wants_no_such_emails(
+    alice, bob, bobs_phone, service, committed, mailoutbox
+):
+    PlayerSettings.objects.update_or_create(user=bob, defaults={"email_invited": False})
+    with committed():
+        invitation_for(bob, alice)
+    assert mailoutbox == []
+    assert len(service.at("/bob-phone")) == 1
+
+
+def test_an_invitation_held_through_the_night_is_dropped_once_withdrawn(
+    alice, bob, bobs_phone, service, committed
+):
+    quiet_nights(bob)
+    with time_machine.travel(datetime(2025, 3, 3, 22, 30, tzinfo=UTC), tick=False) as clock:
+        with committed():
+            game = invitation_for(bob, alice)
+        assert service.received == []
+        services.cancel_game(game, alice)
+        clock.move_to(datetime(2025, 3, 4, 7, 0, tzinfo=UTC))
+        run_held_pushes(datetime.now(UTC))
+    assert service.received == []
+    note = Notification.objects.get(channel="push", user=bob)
+    assert (note.kind, note.error) == ("invited", "no longer due")
+
+
+def test_bobs_browser_is_told_that_alice_offers_a_rematch(
+    alice, bob, bobs_phone, service, committed
+):
+    game = finished_game(alice, bob, winners=[0], scores=[40, 31])
+    with committed():
+        client_for(alice).post(reverse("games:rematch", args=[game.pk]), {"answer": "offer"})
+    [received] = service.at("/bob-phone")
+    payload = bobs_phone.read(received)
+    assert payload["title"] == f"alice offers you a rematch (game {game.pk})"
+    assert payload["url"] == f"{SITE}/games/{game.pk}/"
+
+
+def test_a_followed_players_seek_is_not_pushed(alice, bob, bobs_phone, service, committed):
+    Follow.objects.create(follower=bob, followed=alice)
+    with committed():
+        news.tell(bob, Notification.Kind.FOLLOWED_SEEK, started_game(alice, make_user("cat")))
+    assert service.received == []
+
+
+def test_both_players_browsers_are_told_their_tournament_game_starts_and_then_the_end(
+    alice, bob, bobs_phone, service, committed
+):
+    alices_phone = Browser(f"{service.origin}/alice-phone")
+    assert subscribe(alice, alices_phone).status_code == 201
+    cup = entries.create(
+        alice,
+        entries.Plan(
+            name="Spring cup", format="round_robin", rounds=0, max_players=3, starts_at=None
+        ),
+        GameSettings(kind="basilica", time_control="3d"),
+    )
+    entries.join(cup, bob)
+    game = started_game(alice, bob, time_control="3d")
+    with committed():
+        notices.game_starts(cup, game)
+    for phone, path, opponent in (
+        (alices_phone, "/alice-phone", "bob"),
+        (bobs_phone, "/bob-phone", "alice"),
+    ):
+        [received] = service.at(path)
+        payload = phone.read(received)
+        assert payload["title"] == (
+            f"Spring cup: your game against {opponent} starts (game {game.pk})"
+        )
+        assert payload["url"] == f"{SITE}/games/{game.pk}/"
+    entry = cup.entries.get(user=bob)
+    entry.place = 2
+    entry.save()
+    with committed():
+        notices.tournament_over(cup, entry)
+    last = bobs_phone.read(service.at("/bob-phone")[-1])
+    assert last["title"] == "Spring cup is over"
+    assert last["url"] == f"{SITE}/games/tournaments/{cup.pk}/"
