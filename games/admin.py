@@ -540,6 +540,20 @@ class ReplacePairingForm(forms.Form):
         self.fields["second"].queryset = players
 
 
+class WithdrawPlayerForm(forms.Form):
+    player = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label=gettext_lazy("Player")
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Reason"))
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = get_user_model().objects.filter(
+            tournament_entries__tournament=tournament,
+            tournament_entries__withdrawn_at__isnull=True,
+        )
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ("name", "format", "status", "official", "created_by", "starts_at")
@@ -570,7 +584,7 @@ class TournamentAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">{}</a>',
             reverse("admin:games_tournament_staff", args=[obj.pk]),
-            _("cancel the tournament or replace a pairing"),
+            _("cancel the tournament, replace a pairing or withdraw a player"),
         )
 
     def get_urls(self):
@@ -582,7 +596,8 @@ class TournamentAdmin(admin.ModelAdmin):
         return [staff_view, *super().get_urls()]
 
     def staff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """Cancel the tournament, or replace a pairing, each with a reason kept in the audit."""
+        """Cancel the tournament, replace a pairing or withdraw a player, each with a reason
+        kept in the audit."""
         tournament = get_object_or_404(Tournament, pk=pk)
         if not self.has_change_permission(request, tournament):
             raise PermissionDenied
@@ -591,10 +606,14 @@ class TournamentAdmin(admin.ModelAdmin):
         replace = ReplacePairingForm(
             request.POST if asked == "replace" else None, prefix="r", tournament=tournament
         )
+        withdraw = WithdrawPlayerForm(
+            request.POST if asked == "withdraw" else None, prefix="w", tournament=tournament
+        )
+        forms_asked = {"cancel": cancel, "replace": replace, "withdraw": withdraw}
         status = 200
-        if asked in ("cancel", "replace"):
+        if asked in forms_asked:
             status = 400
-            form = cancel if asked == "cancel" else replace
+            form = forms_asked[asked]
             if form.is_valid():
                 try:
                     self._act(request, tournament, asked, form.cleaned_data)
@@ -608,6 +627,7 @@ class TournamentAdmin(admin.ModelAdmin):
             "tournament": tournament,
             "cancel_form": cancel,
             "replace_form": replace,
+            "withdraw_form": withdraw,
             "changes": tournament.changes.select_related("by"),
             "opts": self.model._meta,
         }
@@ -617,6 +637,10 @@ class TournamentAdmin(admin.ModelAdmin):
         if asked == "cancel":
             tournament_staff.cancel(tournament, request.user, data["reason"])
             messages.success(request, _("The tournament is cancelled."))
+            return
+        if asked == "withdraw":
+            tournament_staff.withdraw(tournament, data["player"], request.user, data["reason"])
+            messages.success(request, _("The player is withdrawn."))
             return
         tournament_staff.replace(
             data["pairing"], data["first"], data["second"], request.user, data["reason"]

@@ -6,7 +6,10 @@
 - replace a pairing of a round not yet started (a Swiss's next round is only paired when it
   starts, so this is a pairing whose game has not begun: none is, once paired) or the game of a
   running round: the old game, if in play, is aborted with no result and a new game starts
-  between the players named.
+  between the players named;
+- withdraw a player (one who no longer plays, or broke the rules): before the start their entry
+  is struck out; once running, as a withdrawal of their own (their games in play forfeited,
+  paired no more, kept in the standings), marked as the admin's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import audit
-from games.models import Game, Pairing, PairingChange, Tournament
+from games.models import Entry, Game, Pairing, PairingChange, Tournament, player_name
 from games.play import referee
 from games.tournaments import results, running
 
@@ -102,3 +105,30 @@ def replace(made: Pairing, first, second, by, reason: str) -> Pairing:
             after=str(made),
         )
     return made
+
+
+def withdraw(tournament: Tournament, player, by, reason: str) -> None:
+    """Withdraw ``player`` from ``tournament`` by the admin's hand (see the module's docstring)."""
+    reason = _reason(by, reason)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        entry = tournament.entries.filter(user=player).first()
+        if entry is None:
+            raise StaffRefused(_("That player is not in this tournament."))
+        if tournament.status == Tournament.Status.OPEN:
+            entry.delete()
+        elif tournament.status != Tournament.Status.RUNNING:
+            raise StaffRefused(_("This tournament is over already."))
+        elif entry.withdrawn_at is not None:
+            raise StaffRefused(_("That player has left this tournament already."))
+        else:
+            running.withdraw_locked(tournament, entry, Entry.Left.REMOVED, timezone.now())
+        PairingChange.objects.create(
+            tournament=tournament,
+            by=by,
+            what=f"withdrew {player_name(player)}",
+            reason=reason,
+        )
+        audit.record(
+            by, "tournament.withdraw", user=player, reason=reason, tournament=tournament.pk
+        )

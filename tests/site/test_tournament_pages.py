@@ -242,6 +242,26 @@ def test_the_admin_cancels_a_tournament_with_a_reason_seen_in_its_audit(ann, bob
     assert "Cancelled by the admin." in Client().get(cup.get_absolute_url()).content.decode()
 
 
+def test_the_admin_strikes_out_an_entry_before_the_start_from_the_admin(ann, bob):
+    cup = cup_of(ann)
+    entries.join(cup, bob)
+    client = staff_client_for(make_staff())
+    staff_page = reverse("admin:games_tournament_staff", args=[cup.pk])
+    assert "Withdraw a player" in client.get(staff_page).content.decode()
+    answer = client.post(
+        staff_page, {"action": "withdraw", "w-player": bob.pk, "w-reason": "a second account"}
+    )
+    assert answer.status_code == 302
+    assert not cup.entries.filter(user=bob).exists()
+    assert "bob" not in Client().get(cup.get_absolute_url()).content.decode()
+    audit = client.get(reverse("admin:games_tournament_change", args=[cup.pk])).content.decode()
+    assert "a second account" in audit
+    forged = client.post(
+        staff_page, {"action": "withdraw", "w-player": bob.pk, "w-reason": "again"}
+    )
+    assert forged.status_code == 400, "no longer a player of it: not offered, refused"
+
+
 def test_the_admin_replaces_a_bye_by_a_game(ann, bob):
     cup = cup_of(ann, starts_at=timezone.now() + timedelta(minutes=1))
     cat = make_user("cat")

@@ -306,6 +306,32 @@ def test_the_admin_replaces_a_game_of_a_running_round_with_a_reason(calendar):
         staff.replace(made, first, other.first, referee, "one player in two games")
 
 
+def test_the_admin_withdraws_a_player_who_forfeits_and_is_paired_no_more(calendar):
+    ann, bob, cat, dan = players("ann", "bob", "cat", "dan")
+    cup = organise(ann, [bob, cat, dan])
+    calendar.shift(DAY + MINUTE)
+    the_minute_sweep(calendar)
+    referee = make_staff()
+    dans_game = next(g for g in round_games(cup, 1) if dan.pk in (g.seat0_id, g.seat1_id))
+    with pytest.raises(staff.StaffRefused):
+        staff.withdraw(cup, dan, referee, "  ")  # no reason, no change
+    assert Entry.objects.get(tournament=cup, user=dan).withdrawn_at is None
+    staff.withdraw(cup, dan, referee, "abandoned every game of another tournament")
+    dans_game.refresh_from_db()
+    assert dans_game.termination == "resignation"
+    assert dans_game.player(dans_game.ended_by) == dan
+    assert Entry.objects.get(tournament=cup, user=dan).left == Entry.Left.REMOVED
+    change = PairingChange.objects.get(tournament=cup)
+    assert (change.by, change.reason) == (referee, "abandoned every game of another tournament")
+    with pytest.raises(staff.StaffRefused):
+        staff.withdraw(cup, dan, referee, "twice")
+    other = next(g for g in round_games(cup, 1) if g.pk != dans_game.pk)
+    resigned_by(other, other.seat0)
+    paired = Pairing.objects.filter(tournament=cup, round=2)
+    assert paired.exists()
+    assert dan.pk not in {p.first_id for p in paired} | {p.second_id for p in paired}
+
+
 def test_a_cathedral_series_counts_as_one_game_its_result_the_series(calendar):
     ann, bob, cat = players("ann", "bob", "cat")
     cup = entries.create(
