@@ -13,6 +13,7 @@ import logging
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -20,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from games import events, kinds
 from games.clock import TimeControl
 from games.engine.interface import GameAction, GameState
-from games.models import Action, Block, Ending, Game, Series, player_name
+from games.models import Action, Block, Ending, Game, Sanction, Series, player_name
 from games.play import conditional, states, timing, vacation
 from games.play.refusals import (
     MoveRejected,
@@ -176,14 +177,20 @@ def cancel_game(game: Game, user) -> Game:
 # -- the one door for a move ------------------------------------------------------------------
 
 
-def lock(game: Game) -> Game:
+def lock(game: Game, mover=None) -> Game:
     """``game``'s row, locked until the transaction ends; ``seq_at_lock`` keeps the seq it had,
-    before this transaction appends anything (``timing.decisions`` caches no further)."""
-    locked = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("seat0", "seat1")
-        .get(pk=game.pk)
-    )
+    before this transaction appends anything (``timing.decisions`` caches no further).
+
+    With ``mover``, the same query also tells whether they are suspended (``mover_suspended``)
+    and on vacation (``mover_away``), which a move must know: two queries fewer a move."""
+    rows = Game.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
+    if mover is not None:
+        now = timezone.now()
+        rows = rows.annotate(
+            mover_suspended=Exists(Sanction.objects.suspending(mover)),
+            mover_away=Exists(vacation.in_progress(mover, now)),
+        )
+    locked = rows.get(pk=game.pk)
     locked.seq_at_lock = locked.seq
     return locked
 
@@ -199,10 +206,11 @@ def submit_action(game: Game, user, data: object, expected_seq: int) -> Game:
         action = game.engine.Action.from_json(data)
     except game.engine.MalformedAction as error:
         raise MoveRejected(refusal_of(error)) from None
-    refuse_if_suspended(user)
     try:
         with transaction.atomic():
-            game = lock(game)
+            game = lock(game, mover=user)
+            if game.mover_suspended:
+                refuse_if_suspended(user)  # in their suspension's own words
             seat = game.seat_of(user)
             if seat is None:
                 raise NotAllowed(_("only the two players of this game can act in it"))
@@ -246,8 +254,10 @@ def _append(
     game.seq += 1
     transaction.on_commit(lambda: timing.decided(game, made.seq, seat, made.created_at))
     transaction.on_commit(lambda: _log_move(game.pk, made.seq, seat))
-    if not prepared:
-        vacation.end(user)  # any move of theirs ends a vacation; a prepared reply is not one
+    # Any move of theirs ends a vacation; a prepared reply is not one. The lock asked already
+    # whether the mover is away, where it asked (``lock``).
+    if not prepared and getattr(game, "mover_away", True):
+        vacation.end(user)
     _record_progress(game, following)
     game.save()
     timing.refresh_deadline(game)

@@ -52,14 +52,14 @@ def _earn(row: PlayerSettings, now: datetime) -> None:
     )
 
 
+def in_progress(user, now: datetime):
+    """The player's vacations running at ``now`` (a query, not yet asked)."""
+    return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+
+
 def current(user, now: datetime | None = None) -> Vacation | None:
     """The vacation the player is on now, if any."""
-    now = now or timezone.now()
-    return (
-        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
-        .order_by("-ends_at")
-        .first()
-    )
+    return in_progress(user, now or timezone.now()).order_by("-ends_at").first()
 
 
 def on_vacation_until(user, now: datetime | None = None) -> datetime | None:
@@ -128,7 +128,7 @@ def end(user, now: datetime | None = None) -> bool:
     """
     now = now or timezone.now()
     # Days spent to save two games that ran out while the worker was down may overlap: all end.
-    running = list(Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now))
+    running = list(in_progress(user, now))
     if not running:
         return False
     unused = 0

@@ -198,16 +198,12 @@ def test_the_player_is_told_by_email_of_the_reply_played_for_them(
 def test_a_reply_played_for_a_player_on_vacation_does_not_end_the_vacation(game, alice, bob):
     from games.play import vacation
 
-    vacation.settings_for(alice)
     conditional.prepare(game, alice, [BOB_TAVERN, ALICE_TAVERN], game.seq)
-    ended = []
-    original = vacation.end
-    vacation.end = lambda user: ended.append(user.username) or original(user)
-    try:
-        bob_plays(game, bob, BOB_TAVERN)
-    finally:
-        vacation.end = original
-    assert ended == ["bob"]
+    vacation.start(alice, 3)
+    vacation.start(bob, 3)
+    bob_plays(game, bob, BOB_TAVERN)
+    assert vacation.current(alice) is not None, "her prepared reply is not a move of hers"
+    assert vacation.current(bob) is None, "his move ends his vacation"
 
 
 def test_the_reply_is_an_ordinary_action_of_the_log(game, alice, bob):

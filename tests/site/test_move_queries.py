@@ -28,10 +28,10 @@ POSITIONS = {
 }
 # The most queries each step may make (SQLite; PostgreSQL's are the same statements), by kind.
 MOST = {
-    # the session, the user and their settings, the game; whether the player is suspended; in
-    # the transaction the lock, the appended action, the player's vacation, the game's row (and
-    # Cathedral's prepared lines); after it the header's count of games waiting
-    "move": {"basilica": 12, "cathedral": 13},
+    # the session, the user and their settings, the game; in the transaction the lock (which
+    # asks too whether the player is suspended or on vacation), the appended action, the game's
+    # row (and Cathedral's prepared lines); after it the header's count of games waiting
+    "move": {"basilica": 10, "cathedral": 11},
     "opponent's push": {"basilica": 2, "cathedral": 2},  # the game, their settings
     "spectators' push": {"basilica": 1, "cathedral": 1},  # the game (the states are in memory)
     # the request's three and the game; the visit noted; the header's count; the player's note
