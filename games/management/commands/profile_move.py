@@ -220,6 +220,7 @@ class Command(BaseCommand):
         url = game.get_absolute_url()
         for client in clients:  # the templates compiled and the state cached, as in a server
             client.get(url)
+        seated = [game.seat0, game.seat1]
         stages = Stages()
         samples: dict[str, list[float]] = defaultdict(list)
         queries: dict[str, list[int]] = defaultdict(list)
@@ -244,7 +245,8 @@ class Command(BaseCommand):
                     )
                 opponent = 1 - mover
                 with stages.stage("opponent's push"):
-                    pushes.render_push(game.pk, game.player(opponent), opponent, tokens[opponent])
+                    # The socket's user, loaded when it connected (a consumer's scope holds it).
+                    pushes.render_push(game.pk, seated[opponent], opponent, tokens[opponent])
                 with stages.stage("spectators' push"):
                     pushes.render_push(game.pk, AnonymousUser(), None, "")
             if profiler is not None:
