@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games import audit
 from games.community import chat, moderation
 from games.models import ChatMessage, HiddenWord, Report, Sanction
 from games.play import services
@@ -170,36 +171,80 @@ def _decided(report: Report, outcome: str, ended: int) -> str:
     return _("Report %(number)s: %(outcome)s.") % said
 
 
+class Audited:
+    """A change made by hand on these admin pages (outside a report's decision, which records
+    its own) is kept in the staff audit log: who, what, and which fields."""
+
+    audit_as = ""  # the audit's action, before ".change" or ".delete"
+
+    def audit_facts(self, obj) -> dict:
+        return {}
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        done = "change" if change else "add"
+        changed = list(form.changed_data)
+        audit.record(
+            request.user, f"{self.audit_as}.{done}", **self.audit_facts(obj), changed=changed
+        )
+
+    def delete_model(self, request, obj) -> None:
+        facts = self.audit_facts(obj)
+        super().delete_model(request, obj)
+        audit.record(request.user, f"{self.audit_as}.delete", **facts)
+
+    def delete_queryset(self, request, queryset) -> None:
+        facts = [self.audit_facts(obj) for obj in queryset]
+        super().delete_queryset(request, queryset)
+        for each in facts:
+            audit.record(request.user, f"{self.audit_as}.delete", **each)
+
+
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
+class SanctionAdmin(Audited, admin.ModelAdmin):
     list_display = ["created_at", "user", "kind", "reason", "ends_at", "lifted", "moderator"]
     list_filter = ["kind", "lifted"]
     search_fields = ["user__username"]
     readonly_fields = ["user", "kind", "reason", "moderator", "report", "created_at"]
     actions = ["lift"]
+    audit_as = "moderation.sanction"
+
+    def audit_facts(self, obj: Sanction) -> dict:
+        return {"user": obj.user, "sanction": obj.pk, "kind": obj.kind}
 
     def has_add_permission(self, request) -> bool:
         return False  # decided from a report, so that the moderator and the reason are kept
 
     @admin.action(description=gettext_lazy("Lift the selected sanctions"))
     def lift(self, request: HttpRequest, queryset) -> None:
-        count = queryset.update(lifted=True)
+        lifting = list(queryset.filter(lifted=False).select_related("user"))
+        count = Sanction.objects.filter(pk__in=[s.pk for s in lifting]).update(lifted=True)
+        for sanction in lifting:
+            audit.record(request.user, "moderation.lift", **self.audit_facts(sanction))
         messages.success(request, _("%(count)d lifted.") % {"count": count})
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(Audited, admin.ModelAdmin):
     list_display = ["created_at", "game", "room", "author", "text", "quick", "held", "removed"]
     list_filter = ["held", "removed", "room"]
     search_fields = ["author__username", "text"]
     readonly_fields = ["game", "author", "room", "text", "quick", "created_at"]
     list_select_related = ["author", "game"]
+    audit_as = "moderation.message"
+
+    def audit_facts(self, obj: ChatMessage) -> dict:
+        return {"user": obj.author, "game": obj.game, "message": obj.pk}
 
     def has_add_permission(self, request) -> bool:
         return False
 
 
 @admin.register(HiddenWord)
-class HiddenWordAdmin(admin.ModelAdmin):
+class HiddenWordAdmin(Audited, admin.ModelAdmin):
     list_display = ["word"]
     search_fields = ["word"]
+    audit_as = "moderation.word"
+
+    def audit_facts(self, obj: HiddenWord) -> dict:
+        return {"word": obj.word}

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 
 from games.models import Entry, Tournament
 from games.play import services
+from games.play.refusals import refuse_if_suspended, suspension_words
 from games.ratings import service as ratings
-from games.terms import GameSettings
+from games.terms import GameSettings, UnplayableSettings
 from games.tournaments import running
 
 
@@ -40,7 +41,9 @@ class Plan:
 
 def create(user, plan: Plan, game: GameSettings) -> Tournament:
     """A new open tournament of ``plan``, its games on ``game``'s terms (checked as the lobby
-    checks a seek's: UnplayableSettings if no game could start on them); its creator joins."""
+    checks a seek's: UnplayableSettings if no game could start on them, or if the creator is
+    suspended); its creator joins."""
+    refuse_if_suspended(user, UnplayableSettings)
     services.checked_terms(game)
     swiss = plan.format == Tournament.Format.SWISS
     with transaction.atomic():
@@ -78,6 +81,9 @@ def rating_for(tournament: Tournament, user) -> int | None:
 
 def refusal(tournament: Tournament, user, token: str = "") -> str:
     """Why ``user`` may not join ``tournament`` now, or "" if they may."""
+    suspended = suspension_words(user)
+    if suspended:
+        return suspended
     if tournament.status != Tournament.Status.OPEN:
         return _("This tournament has already started: entries are closed.")
     if tournament.entries.filter(user=user).exists():

@@ -10,7 +10,7 @@ from django.urls import reverse
 from factories import finished_game, make_staff, make_user, staff_client_for, started_game
 
 from games import audit
-from games.models import AuditEntry, Game
+from games.models import AuditEntry, ChatMessage, Game, HiddenWord, Sanction
 from games.play import referee
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +99,44 @@ def test_an_entry_is_never_changed_nor_deleted_in_code_either(rita):
         entry.save()
     with pytest.raises(ValueError):
         entry.delete()
+
+
+# -- changes made by hand in the moderators' admin pages ------------------------------------------
+
+
+def test_lifting_a_sanction_in_the_admin_is_in_the_audit_log(rita):
+    troll = make_user("troll")
+    muted = Sanction.objects.create(user=troll, kind="mute", reason="insults")
+    answer = staff_client_for(rita).post(
+        reverse("admin:games_sanction_changelist"),
+        {"action": "lift", "_selected_action": [muted.pk]},
+    )
+    assert answer.status_code == 302
+    muted.refresh_from_db()
+    assert muted.lifted
+    entry = AuditEntry.objects.get()
+    assert (entry.actor, entry.action, entry.user) == (rita, "moderation.lift", troll)
+    assert entry.details["sanction"] == muted.pk
+
+
+def test_a_chat_message_removed_by_hand_in_the_admin_is_in_the_audit_log(rita):
+    game = started_game()
+    line = ChatMessage.objects.create(game=game, author=game.seat1, room="players", text="rude")
+    staff_client_for(rita).post(
+        reverse("admin:games_chatmessage_change", args=[line.pk]), {"removed": "on"}
+    )
+    line.refresh_from_db()
+    assert line.removed
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.user, entry.game) == ("moderation.message.change", game.seat1, game)
+    assert entry.details["changed"] == ["removed"]
+
+
+def test_the_word_filters_list_changed_in_the_admin_is_in_the_audit_log(rita):
+    admin = staff_client_for(rita)
+    admin.post(reverse("admin:games_hiddenword_add"), {"word": "potato"})
+    word = HiddenWord.objects.get(word="potato")
+    admin.post(reverse("admin:games_hiddenword_delete", args=[word.pk]), {"post": "yes"})
+    assert not HiddenWord.objects.exists()
+    actions = list(AuditEntry.objects.order_by("pk").values_list("action", "details__word"))
+    assert actions == [("moderation.word.add", "potato"), ("moderation.word.delete", "potato")]

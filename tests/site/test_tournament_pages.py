@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from factories import client_for, make_staff, make_user, staff_client_for
 
-from games.models import Entry, PlayerSettings, Rating, Tournament
+from games.models import Entry, PlayerSettings, Rating, Sanction, Tournament
 from games.terms import GameSettings
 from games.tournaments import entries, running
 
@@ -137,6 +137,21 @@ def test_a_player_outside_the_rating_range_cannot_join(ann, bob):
     assert answer.status_code == 302
     page = client_for(bob).get(cup.get_absolute_url()).content.decode()
     assert "outside the range of this tournament" in page
+
+
+def test_a_suspended_player_can_neither_create_nor_join_a_tournament_and_is_told_why(ann, bob):
+    Sanction.objects.create(user=bob, kind="suspension", reason="abusive chat")
+    created = client_for(bob).post(reverse("games:tournament-new"), new_tournament_form())
+    assert created.status_code == 400
+    assert "Your account is suspended until a moderator lifts it: abusive chat." in (
+        created.content.decode()
+    )
+    assert not Tournament.objects.exists()
+    cup = cup_of(ann)
+    client_for(bob).post(reverse("games:tournament-join", args=[cup.pk]))
+    assert not Entry.objects.filter(tournament=cup, user=bob).exists()
+    page = client_for(bob).get(cup.get_absolute_url()).content.decode()
+    assert "abusive chat" in page
 
 
 def test_a_full_tournament_refuses_another_player(ann, bob):
