@@ -456,6 +456,7 @@ class PlayerSettings(models.Model):
     )
     email_tournament_game = models.BooleanField(_("“Tournament game starts” emails"), default=True)
     email_tournament_over = models.BooleanField(_("“Tournament over” emails"), default=True)
+    email_takeback_asked = models.BooleanField(_("“Takeback asked” emails"), default=True)
     calendar_token = models.CharField(
         max_length=43,
         null=True,
@@ -595,6 +596,7 @@ class Notification(models.Model):
         FOLLOWED_SEEK = "followed_seek", _("a player I follow opens a seek")
         TOURNAMENT_GAME = "tournament_game", _("tournament game starts")
         TOURNAMENT_OVER = "tournament_over", _("tournament over")
+        TAKEBACK_ASKED = "takeback_asked", _("takeback asked")
 
     class Outcome(models.TextChoices):
         PENDING = "pending", _("waiting to be sent")

@@ -40,7 +40,7 @@ from games.models import (
     PlayerSettings,
     player_name,
 )
-from games.play import computer, referee, services, states, timing
+from games.play import computer, referee, services, states, takebacks, timing
 
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
@@ -68,6 +68,9 @@ SUBJECTS = {
         "%(tournament)s: your game against %(opponent)s starts (game %(game)s)"
     ),
     Kind.TOURNAMENT_OVER: gettext_lazy("%(tournament)s is over"),
+    Kind.TAKEBACK_ASKED: gettext_lazy(
+        "%(opponent)s asks to take back their last action (game %(game)s)"
+    ),
 }
 # A deadline in an email, in Django's date format, the recipient's zone named (T). Each
 # language says its months its own way in "6 March": Polish in the genitive (E), French in
@@ -82,9 +85,12 @@ def due_after(game: Game, by: int | None) -> list[tuple[str, int]]:
     """The notifications a committed change may call for, as (kind, seat): each is checked
     after a short delay (``check``), when the player may have seen the change already."""
     if game.status == Game.Status.ACTIVE:
+        due = []
         if game.to_decide is not None and game.to_decide != by:
-            return _for_people(game, [(Kind.YOUR_TURN, game.to_decide)])
-        return []
+            due.append((Kind.YOUR_TURN, game.to_decide))
+        if by is not None and takebacks.asked(game) == by:  # the change was the request
+            due.append((Kind.TAKEBACK_ASKED, 1 - by))
+        return _for_people(game, due)
     if game.over:
         return _for_people(game, [(Kind.GAME_OVER, 0), (Kind.GAME_OVER, 1)])
     return []
@@ -156,6 +162,8 @@ def still_due(kind: str, game: Game, seat: int, seq: int) -> bool:
         return game.over and not by_hand
     if kind == Kind.REMATCH_OFFERED:
         return game.rematch_offered_by == 1 - seat and not hasattr(game, "rematch")
+    if kind == Kind.TAKEBACK_ASKED:
+        return game.seq == seq and takebacks.asked(game) == 1 - seat
     return False
 
 

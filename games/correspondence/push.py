@@ -37,7 +37,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Kind = Notification.Kind
 CHANNEL = "push"
-PUSHED = (Kind.YOUR_TURN, Kind.TIME_RUNNING_OUT, Kind.GAME_OVER, Kind.CONDITIONAL_PLAYED)
+PUSHED = (
+    Kind.YOUR_TURN,
+    Kind.TIME_RUNNING_OUT,
+    Kind.GAME_OVER,
+    Kind.CONDITIONAL_PLAYED,
+    Kind.TAKEBACK_ASKED,
+)
 # News addressed to the player, pushed whatever their email settings (``notify.queue`` offers
 # it): a browser with notifications on is told of everything meant for its player. A followed
 # player's seek is not addressed to anyone: it is on the Following page, and emailed if asked.
@@ -228,6 +234,9 @@ def compose(user, kind: str, game: Game, reading=None) -> tuple[str, str]:
         lines.append(_("Only %(left)s left for this decision.") % {"left": left})
     elif kind == Kind.CONDITIONAL_PLAYED:
         title = _("Your prepared reply was played against %(opponent)s (game %(number)s)") % facts
+    elif kind == Kind.TAKEBACK_ASKED:
+        title = _("%(opponent)s asks to take back their last action (game %(number)s)") % facts
+        lines.append(_("Accept or decline on the game's page."))
     else:
         title = _("Game over against %(opponent)s (game %(number)s)") % facts
         lines.append(_ending(game, user))

@@ -17,6 +17,7 @@ class NotificationSettingsForm(forms.ModelForm):
             "email_time_running_out",
             "email_game_over",
             "email_rematch_offered",
+            "email_takeback_asked",
             "email_daily_digest",
             "email_invited",
             "email_followed_seek",

@@ -29,6 +29,7 @@ from factories import (
 from games import tasks
 from games.correspondence import notify
 from games.models import Game, Notification, PlayerSettings
+from games.play import states, takebacks
 
 pytestmark = pytest.mark.django_db
 
@@ -307,6 +308,44 @@ def test_a_rematch_offer_is_emailed_to_the_other_player(alice, bob, committed, m
     assert mail.to == ["bob@example.com"]
     assert mail.subject == f"alice offers you a rematch (game {game.pk})"
     assert absolute(game.get_absolute_url()) in mail.body
+
+
+# -- a takeback asked ---------------------------------------------------------------------------
+
+
+def alice_places_a_building(game):
+    """Alice's first move of a game of Cathedral (nothing hidden: it may be taken back)."""
+    assert game.to_decide == 0
+    return play(game, [game.engine.legal_actions(states.load_state(game))[0].to_json()])
+
+
+def test_bob_is_emailed_that_alice_asks_to_take_back_her_last_action(
+    alice, bob, committed, mailoutbox
+):
+    game = started_game(alice, bob, kind="cathedral", time_control="3d")
+    with committed():
+        game = alice_places_a_building(game)
+    [_your_turn] = mail_to(mailoutbox, bob)
+    with committed():
+        takebacks.ask(game, alice, game.seq)
+    [_, asked] = mail_to(mailoutbox, bob)
+    assert asked.subject == f"alice asks to take back their last action (game {game.pk})"
+    assert absolute(game.get_absolute_url()) in asked.body
+    assert mail_to(mailoutbox, alice) == []
+
+
+def test_no_takeback_email_once_bob_has_answered_or_while_he_watches(
+    alice, bob, committed, mailoutbox
+):
+    game = started_game(alice, bob, kind="cathedral", time_control="3d")
+    game = alice_places_a_building(game)
+    assert client_for(bob).get(game.get_absolute_url()).status_code == 200
+    with committed():
+        takebacks.ask(game, alice, game.seq)
+    assert mail_to(mailoutbox, bob) == []
+    game = Game.objects.get(pk=game.pk)
+    takebacks.answer(game, bob, game.seq, accept=False)
+    assert not notify.still_due("takeback_asked", Game.objects.get(pk=game.pk), 1, game.seq)
 
 
 # -- the daily digest ---------------------------------------------------------------------------

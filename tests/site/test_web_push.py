@@ -35,7 +35,7 @@ from games import tasks
 from games.community import news
 from games.correspondence import devices, notify, push
 from games.models import Follow, Notification, PlayerSettings, PushDevice
-from games.play import services, states
+from games.play import services, states, takebacks
 from games.terms import GameSettings
 from games.tournaments import entries, notices
 
@@ -801,3 +801,20 @@ def test_both_players_browsers_are_told_their_tournament_game_starts_and_then_th
     last = bobs_phone.read(service.at("/bob-phone")[-1])
     assert last["title"] == "Spring cup is over"
     assert last["url"] == f"{SITE}/games/tournaments/{cup.pk}/"
+
+
+def test_bobs_browser_is_told_that_alice_asks_to_take_back_her_building(
+    alice, bob, bobs_phone, service, committed
+):
+    game = started_game(alice, bob, kind="cathedral", time_control="3d")
+    with committed():
+        game = play(game, [game.engine.legal_actions(states.load_state(game))[0].to_json()])
+    service.received.clear()  # "your turn"
+    with committed():
+        takebacks.ask(game, alice, game.seq)
+    [received] = service.at("/bob-phone")
+    payload = bobs_phone.read(received)
+    assert payload["title"] == f"alice asks to take back their last action (game {game.pk})"
+    assert payload["body"].startswith("alice (Light) placed the Cathedral")  # what she asks back
+    assert payload["body"].endswith("Accept or decline on the game's page.")
+    assert payload["url"] == f"{SITE}/games/{game.pk}/"
