@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import kinds
+from games import audit, kinds
 from games.models import (
     Action,
     Analysis,
@@ -576,6 +576,17 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a tournament is created on the site, by a player
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form, change: bool) -> None:
+        """A name or the official mark changed by hand is kept in the staff audit log."""
+        super().save_model(request, obj, form, change)
+        if form.changed_data:
+            audit.record(
+                request.user,
+                "tournament.change",
+                tournament=obj.pk,
+                changed={field: form.cleaned_data[field] for field in form.changed_data},
+            )
 
     @admin.display(description=gettext_lazy("the admin's hand"))
     def staff_link(self, obj: Tournament) -> str:

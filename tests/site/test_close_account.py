@@ -168,6 +168,23 @@ def test_the_profile_is_gone_and_what_was_only_theirs_with_it(zed, games):
     assert Client().get("/calendar/a-secret-feed-address.ics").status_code == 404
 
 
+def test_their_chat_lines_are_gone_from_the_game_page_once_closed(
+    zed, bob, games, django_capture_on_commit_callbacks
+):
+    running = games["running"]
+    chat = reverse("games:chat", args=[running.pk])
+    assert (
+        client_for(zed).post(chat, {"room": "players", "text": "north again?"}).status_code == 302
+    )
+    assert client_for(bob).post(chat, {"room": "players", "text": "always"}).status_code == 302
+    assert "north again?" in client_for(bob).get(running.get_absolute_url()).text
+    with django_capture_on_commit_callbacks(execute=True):
+        close(zed)
+    page = client_for(bob).get(running.get_absolute_url()).text
+    assert "north again?" not in page
+    assert "always" in page, "the opponent's own lines stay"
+
+
 def test_they_cannot_log_in_and_someone_new_may_take_the_name(zed, games):
     old_session = client_for(zed)
     close(zed)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from factories import client_for, make_staff, make_user, staff_client_for
 
-from games.models import Entry, PlayerSettings, Rating, Sanction, Tournament
+from games.models import AuditEntry, Entry, PlayerSettings, Rating, Sanction, Tournament
 from games.terms import GameSettings
 from games.tournaments import entries, running
 
@@ -275,6 +275,32 @@ def test_the_admin_strikes_out_an_entry_before_the_start_from_the_admin(ann, bob
         staff_page, {"action": "withdraw", "w-player": bob.pk, "w-reason": "again"}
     )
     assert forged.status_code == 400, "no longer a player of it: not offered, refused"
+
+
+def test_a_tournament_renamed_in_the_admin_is_in_the_audit_log(ann):
+    cup = cup_of(ann)
+    rita = make_staff("rita")
+    answer = staff_client_for(rita).post(
+        reverse("admin:games_tournament_change", args=[cup.pk]),
+        {
+            "name": "Autumn cup (official)",
+            "official": "on",
+            **inline_management("entries", "pairings", "changes"),
+        },
+    )
+    assert answer.status_code == 302
+    entry = AuditEntry.objects.get(action="tournament.change")
+    assert entry.actor == rita
+    assert entry.details["changed"] == {"name": "Autumn cup (official)", "official": True}
+
+
+def inline_management(*prefixes: str) -> dict:
+    """The management forms of the admin page's inlines, with nothing changed in them."""
+    return {
+        f"{prefix}-{field}": value
+        for prefix in prefixes
+        for field, value in (("TOTAL_FORMS", "0"), ("INITIAL_FORMS", "0"))
+    }
 
 
 def test_the_admin_replaces_a_bye_by_a_game(ann, bob):
