@@ -25,6 +25,7 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         "--memory-moves=20",
         "--chat-games=2",
         "--chat-every=0.01",
+        "--chat-flooders=1",
         stdout=out,
     )
     states.forget_cached_states()  # the command's games are gone with the test's database
@@ -35,6 +36,6 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         ("move → last of 3 spectators", "target < 150 ms"),
         ("memory over 20 moves", "target 0.9-1.1"),
         ("move → push, 2 games, no chat", "p99"),
-        ("move → push, 2 games, chat flood", "target: at most 1.5 times the quiet p99"),
+        ("move → push, 2 games, 1 flooded", "target: at most 1.5 times the quiet p99"),
     ]:
         assert any(line.startswith(figure) and target in line for line in lines), figure
