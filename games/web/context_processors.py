@@ -9,15 +9,21 @@ from games.models import Game, Sanction
 
 
 def turns(request) -> dict:
+    """``turn_count``, counted only if a template shows it (the header, the offer of the next
+    game), not for every partial drawn with a request (a chat line, a pick): a template calls it.
+    Counted once a request: a move's answer draws the live region and the offer of the next
+    game (games.web.next_game), both after the move committed."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    # Counted once a request: a move's answer draws the live region and the offer of the next
-    # game (games.web.next_game), both after the move committed.
-    count = getattr(request, "turn_count", None)
-    if count is None:
-        count = request.turn_count = Game.objects.waiting_for(user).count()
-    return {"turn_count": count}
+
+    def turn_count() -> int:
+        count = getattr(request, "turn_count", None)
+        if count is None:
+            count = request.turn_count = Game.objects.waiting_for(user).count()
+        return count
+
+    return {"turn_count": turn_count}
 
 
 def sanctions(request) -> dict:
