@@ -8,11 +8,14 @@ stores nothing.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -32,10 +35,18 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
     return game
 
 
+# A player just refused for writing too often: their posts are answered at once, before anything
+# is read or drawn, until the limit's window has passed (a flood costs the site little).
+TOLD_TO_WAIT = "chat-wait:{}"
+
+
 @require_POST
 @login_required
 @body_at_most(CHAT_BODY_MAX)
 def post(request: HttpRequest, pk: int) -> HttpResponse:
+    waiting = cache.get(TOLD_TO_WAIT.format(request.user.pk))
+    if waiting is not None:
+        return _still_waiting(request, pk, waiting)
     game = _game_for(request, pk)
     room = request.POST.get("room", "")
     if room not in ChatRoom.values or not chat.may_write(game, request.user, room):
@@ -44,6 +55,9 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         message = chat.post(game, request.user, room, text=text, quick=quick)
     except chat.ChatRefused as refusal:
+        if refusal.status == 429:
+            key = TOLD_TO_WAIT.format(request.user.pk)
+            cache.set(key, refusal.message, settings.CHAT_BURST_SECONDS)
         return _refused(request, game, room, text, refusal)
     if request.htmx:
         return _form(request, game, room, sent=message)
@@ -71,6 +85,16 @@ def _refused(request, game, room, text, refusal: chat.ChatRefused) -> HttpRespon
         return _form(request, game, room, text=text, error=refusal.message, status=status)
     messages.error(request, refusal.message)
     return redirect(f"{game.get_absolute_url()}#chat")
+
+
+def _still_waiting(request: HttpRequest, pk: int, reason: str) -> HttpResponse:
+    """A post while the player is told to wait: nothing is sent. htmx swaps nothing on a 204,
+    so the form keeps what was typed and the reason it already shows; without JavaScript, back
+    to the game saying why."""
+    if request.htmx:
+        return HttpResponse(status=204)
+    messages.error(request, reason)
+    return redirect(reverse("games:detail", args=[pk]) + "#chat")
 
 
 @require_POST

@@ -4,6 +4,7 @@ that works with and without JavaScript, limited, escaped, and never in a replay 
 from __future__ import annotations
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -136,10 +137,31 @@ def test_five_messages_in_ten_seconds_then_a_clear_refusal(table):
     told = ann.get(refused["Location"]).content.decode()
     assert "at most 5 messages in 10 seconds" in told
     assert ChatMessage.objects.count() == 5
-    response = say(ann, game, "line 6", htmx=True)
-    assert response.status_code == 400
-    assert "at most 5 messages in 10 seconds" in response.content.decode()
     assert say(bob, game, "calm down").status_code == 302  # the limit is Ann's, not the game's
+
+
+def test_a_player_told_to_wait_is_answered_at_once_until_the_window_has_passed(
+    table, django_assert_max_num_queries
+):
+    game, ann, _bob, _carl = table
+    with time_machine.travel("2026-03-02 10:00:00", tick=False) as clock:
+        for n in range(5):
+            say(ann, game, f"line {n}", htmx=True)
+        refused = say(ann, game, "line 5", htmx=True)
+        assert refused.status_code == 400  # the form again, with the text and the reason
+        assert "at most 5 messages in 10 seconds" in refused.content.decode()
+        # Clicking Send again meanwhile: nothing is read or drawn past the request's own
+        # session and user, and htmx swaps nothing, so the form keeps its text and reason.
+        with django_assert_max_num_queries(3):
+            again = say(ann, game, "line 6", htmx=True)
+        assert (again.status_code, again.content) == (204, b"")
+        without_javascript = say(ann, game, "line 7")
+        assert without_javascript.status_code == 302
+        assert "at most 5 messages" in ann.get(without_javascript["Location"]).content.decode()
+        assert ChatMessage.objects.count() == 5
+        clock.shift(11)
+        assert say(ann, game, "line 8", htmx=True).status_code == 200
+    assert ChatMessage.objects.count() == 6
 
 
 def test_a_day_of_messages_in_one_game_has_a_ceiling(table, settings):
