@@ -158,7 +158,7 @@ def _offer(user, kind: str, game: Game, seq: int, reading) -> Notification | Non
     prefs = PlayerSettings.of(user)
     with translation.override(prefs.speaks()):
         title, body = compose(user, kind, game, reading)
-    return _record(user, kind, game, key, devices, title, body, seq=seq)
+    return _record(user, kind, game, key, devices, title, body, seq=seq, prefs=prefs)
 
 
 def has_browsers(user) -> bool:
@@ -184,10 +184,10 @@ def _devices(user) -> list[str]:
 
 
 def _record(
-    user, kind: str, game: Game | None, key: str, devices, title, body, seq=0, link=""
+    user, kind: str, game: Game | None, key: str, devices, title, body, seq=0, link="", prefs=None
 ) -> Notification | None:
     """Record a push (once per key) and hand it to the task runner on commit: at once, or when
-    the player's quiet hours end."""
+    the player's quiet hours end (``prefs``: their settings, if already read)."""
     try:
         with transaction.atomic():
             note = Notification.objects.create(
@@ -205,7 +205,8 @@ def _record(
         return None  # offered already, by a task running at the same time
     # The last warning before a timeout comes at any hour, as its email does.
     last_warning = kind == Notification.Kind.TIME_RUNNING_OUT
-    held = None if last_warning else quiet_until(PlayerSettings.of(user), timezone.now())
+    prefs = prefs or PlayerSettings.of(user)
+    held = None if last_warning else quiet_until(prefs, timezone.now())
     transaction.on_commit(lambda: _send_later(note.pk, seq, held))
     return note
 
