@@ -16,9 +16,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402 - needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live.gate import Gate  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
-websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+# The gate first: a flood's handshakes are refused before the session is read.
+websockets = Gate(
+    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+)
 
 if settings.SENTRY_DSN:
     # Django's pages report their errors through sentry-sdk's Django integration; a socket's

@@ -75,6 +75,8 @@ MIDDLEWARE = [
     # made; outside whitenoise too, so that development's static files, read from the sources,
     # go out compressed (production's were compressed by collectstatic and are left as they are).
     "basilica_site.compression.CompressedResponses",
+    # Before the session is read: a chat flood's posts answered for a dictionary lookup.
+    "games.web.middleware.chat_flood_gate",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -414,6 +416,12 @@ WEBSOCKETS_PER_USER = int(os.environ.get("WEBSOCKETS_PER_USER", "8"))
 # watching a few games, not a script's thousands (a session costs a script nothing).
 WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "24"))
 
+# A socket's handshakes: a session whose socket talked (a page never does) is refused for
+# SOCKET_SHUT_OUT_SECONDS, and any session past SOCKET_HANDSHAKES (count, seconds), before its
+# session is read (games.live.gate). A page reconnects a few times a minute at most.
+SOCKET_SHUT_OUT_SECONDS = int(os.environ.get("SOCKET_SHUT_OUT_SECONDS", "60"))
+SOCKET_HANDSHAKES = (int(os.environ.get("SOCKET_HANDSHAKES", "30")), 10)
+
 # Scripts, styles and sockets from this site only: no inline script or style, no eval.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -453,12 +461,13 @@ OTP_TOTP_ISSUER = "Basilica online"
 # django-axes says every successful login at INFO: keep its warnings (lockouts) only.
 LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}
 
-# Game chat (games.community.chat): a player's messages, at most CHAT_BURST in CHAT_BURST_SECONDS
-# anywhere, and CHAT_PER_GAME_DAY in one game in a day. A message containing one of the hidden
-# words (also editable in the admin, "Hidden words") is held from the others until a moderator
-# looks: comma-separated in CHAT_HIDDEN_WORDS in the environment.
+# Game chat (games.community.chat): a player's messages, at most CHAT_BURST at once anywhere and
+# then one every CHAT_EVERY_SECONDS (5 in 10 s in the long run), and CHAT_PER_GAME_DAY in one
+# game in a day. A message containing one of the hidden words (also editable in the admin,
+# "Hidden words") is held from the others until a moderator looks: comma-separated in
+# CHAT_HIDDEN_WORDS in the environment.
 CHAT_BURST = 5
-CHAT_BURST_SECONDS = 10
+CHAT_EVERY_SECONDS = 2
 CHAT_PER_GAME_DAY = 200
 CHAT_HIDDEN_WORDS = [
     word.strip().lower()

@@ -26,3 +26,11 @@ def queues_start_empty(tasks_run_at_once):
 
     tasks_run_at_once.flush()
     COMPUTE.flush()
+
+
+@pytest.fixture(autouse=True)
+def floods_forgotten():
+    """No test starts told to wait because of another's flood (games.community.floods)."""
+    from games.community import floods
+
+    floods.forget()

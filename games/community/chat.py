@@ -10,17 +10,19 @@ game's sockets once the message is committed (``games.events.chat_posted``).
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games import events
+from games import clock, events
 from games.models import (
     Block,
     ChatMessage,
@@ -47,10 +49,11 @@ class ChatRefused(Exception):
     """A message not stored; ``message`` says why in the writer's language, ``status`` is the
     HTTP status that fits."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, wait: float = 0):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.wait = wait  # seconds before trying again can succeed (a rate limit's refusal)
 
 
 # -- who reads and writes where ----------------------------------------------------------------
@@ -197,23 +200,38 @@ def _cleaned(text: str, quick: str) -> str:
 
 
 def _check_rate(game: Game, user) -> None:
-    """At most CHAT_BURST messages in CHAT_BURST_SECONDS anywhere, and CHAT_PER_GAME_DAY in one
-    game in a day. Counted from the stored messages, so every server process agrees."""
+    """At most CHAT_BURST messages at once anywhere, then one every CHAT_EVERY_SECONDS (a
+    bucket that refills at that pace), and CHAT_PER_GAME_DAY in one game in a day.
+
+    The bucket is a single moment per player in the cache, which every server process shares:
+    the moment their bucket will be full again, read as "generic cell rate" (GCRA). A flood is
+    let through one message at a time at the steady pace, never as a burst each time a window
+    opens: what it costs the site is spread out, and moves beside it are not held up."""
     now = timezone.now()
-    burst, seconds = settings.CHAT_BURST, settings.CHAT_BURST_SECONDS
-    mine = ChatMessage.objects.filter(author=user)
-    if mine.filter(created_at__gt=now - timedelta(seconds=seconds)).count() >= burst:
+    burst, every = settings.CHAT_BURST, settings.CHAT_EVERY_SECONDS
+    key = BUCKET.format(user.pk)
+    full_at = max(cache.get(key, now.timestamp()), now.timestamp())
+    early = full_at - now.timestamp() - (burst - 1) * every  # > 0: the bucket is empty
+    if early > 0:
         raise ChatRefused(
             ngettext(
-                "Not sent: at most %(count)d message in %(seconds)d seconds. Wait a moment.",
-                "Not sent: at most %(count)d messages in %(seconds)d seconds. Wait a moment.",
+                "Not sent: at most %(count)d message at once, then one every %(every)s. Wait "
+                "%(wait)s.",
+                "Not sent: at most %(count)d messages at once, then one every %(every)s. Wait "
+                "%(wait)s.",
                 burst,
             )
-            % {"count": burst, "seconds": seconds},
+            % {
+                "count": burst,
+                "every": clock.unit(every, "second"),
+                "wait": clock.unit(math.ceil(early), "second"),
+            },
             status=429,
+            wait=early,
         )
     daily = settings.CHAT_PER_GAME_DAY
-    if mine.filter(game=game, created_at__gt=now - timedelta(days=1)).count() >= daily:
+    mine = ChatMessage.objects.filter(author=user, game=game)
+    if mine.filter(created_at__gt=now - timedelta(days=1)).count() >= daily:
         raise ChatRefused(
             ngettext(
                 "Not sent: at most %(count)d message a day in one game. Try again tomorrow.",
@@ -222,7 +240,13 @@ def _check_rate(game: Game, user) -> None:
             )
             % {"count": daily},
             status=429,
+            wait=60,
         )
+    # Counted once the message is sure to be stored (its checks passed); kept until full.
+    cache.set(key, full_at + every, timeout=math.ceil(full_at + every - now.timestamp()) + 1)
+
+
+BUCKET = "chat-bucket:{}"  # when a player's bucket of messages is full again (a POSIX time)
 
 
 def hidden_words() -> set[str]:

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from games.community import chat, presence, relations
 from games.correspondence import notify
-from games.live import lobby, pushes, watch
+from games.live import gate, lobby, pushes, watch
 from games.live.announce import changed_at, group_name
 from games.models import ChatMessage, Computer, Game
 from games.web import metrics
@@ -118,7 +118,9 @@ class CountedConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Viewers only listen: moves are HTTP POSTs. The page never sends anything, so a
-        client that does (a script, a flood) is closed at its first message."""
+        client that does (a script, a flood) is closed at its first message, and its session's
+        next handshakes are refused for a while (``gate``)."""
+        gate.shut_out(self.scope)
         await self.close(code=CLOSE_TALKED)
 
     async def send_notice(self, notice: dict) -> None:

@@ -8,6 +8,8 @@ stores nothing.
 
 from __future__ import annotations
 
+import math
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.community import chat, moderation
+from games.community import chat, floods, moderation
 from games.models import ChatMessage, ChatRoom, Game
 from games.web import errors
 from games.web.validation import body_at_most
@@ -36,7 +38,10 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
 
 
 # A player just refused for writing too often: their posts are answered at once, before anything
-# is read or drawn, until the limit's window has passed (a flood costs the site little).
+# is read or drawn, until they may write again (a flood costs the site little). The
+# cache says it to every process and every session of the player; this process also remembers
+# the session, whose next posts by htmx are then answered before the session is even read
+# (games.web.middleware.chat_flood_gate).
 TOLD_TO_WAIT = "chat-wait:{}"
 
 
@@ -57,7 +62,10 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     except chat.ChatRefused as refusal:
         if refusal.status == 429:
             key = TOLD_TO_WAIT.format(request.user.pk)
-            cache.set(key, refusal.message, settings.CHAT_BURST_SECONDS)
+            cache.set(key, refusal.message, math.ceil(refusal.wait))
+            floods.CHAT_POSTS.tell(
+                request.COOKIES.get(settings.SESSION_COOKIE_NAME), refusal.wait, refusal.message
+            )
         return _refused(request, game, room, text, refusal)
     if request.htmx:
         return _form(request, game, room, sent=message)

@@ -6,10 +6,14 @@ from __future__ import annotations
 import logging
 import re
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_cache_control, patch_vary_headers
+
+from games.community import floods
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +30,33 @@ def htmx_caching(get_response):
         return response
 
     return middleware
+
+
+def chat_flood_gate(get_response):
+    """A chat post by htmx from a session this process has just told to wait (``floods``) is
+    answered 204 before the session, the user or the form is read: htmx swaps nothing, so the
+    form keeps its text and the reason it already shows. Nothing is stored, so the token is not
+    checked either. Without JavaScript the post goes on to the view, which says why again."""
+
+    def middleware(request):
+        if (
+            request.method == "POST"
+            and floods.CHAT_POSTS.reason(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+            is not None
+            and request.headers.get("HX-Request") == "true"
+            and _is_chat_post(request.path_info)
+        ):
+            return HttpResponse(status=204)
+        return get_response(request)
+
+    return middleware
+
+
+def _is_chat_post(path: str) -> bool:
+    try:
+        return resolve(path).view_name == "games:chat"
+    except Resolver404:
+        return False
 
 
 INDENTATION = re.compile(rb"\n[ \t]+")

@@ -3,6 +3,8 @@ that works with and without JavaScript, limited, escaped, and never in a replay 
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 import time_machine
 from django.test import Client
@@ -128,19 +130,19 @@ def test_the_htmx_answer_is_the_emptied_form_and_the_line_just_sent(table):
     assert "ready?" in html
 
 
-def test_five_messages_in_ten_seconds_then_a_clear_refusal(table):
+def test_five_messages_at_once_then_a_clear_refusal(table):
     game, ann, bob, _carl = table
     for n in range(5):
         assert say(ann, game, f"line {n}").status_code == 302
     refused = say(ann, game, "line 5")
     assert refused.status_code == 302
     told = ann.get(refused["Location"]).content.decode()
-    assert "at most 5 messages in 10 seconds" in told
+    assert "at most 5 messages at once, then one every 2 seconds. Wait 2 seconds." in told
     assert ChatMessage.objects.count() == 5
     assert say(bob, game, "calm down").status_code == 302  # the limit is Ann's, not the game's
 
 
-def test_a_player_told_to_wait_is_answered_at_once_until_the_window_has_passed(
+def test_a_player_told_to_wait_is_answered_at_once_until_they_may_write_again(
     table, django_assert_max_num_queries
 ):
     game, ann, _bob, _carl = table
@@ -149,19 +151,62 @@ def test_a_player_told_to_wait_is_answered_at_once_until_the_window_has_passed(
             say(ann, game, f"line {n}", htmx=True)
         refused = say(ann, game, "line 5", htmx=True)
         assert refused.status_code == 400  # the form again, with the text and the reason
-        assert "at most 5 messages in 10 seconds" in refused.content.decode()
-        # Clicking Send again meanwhile: nothing is read or drawn past the request's own
-        # session and user, and htmx swaps nothing, so the form keeps its text and reason.
-        with django_assert_max_num_queries(3):
+        assert "at most 5 messages at once" in refused.content.decode()
+        # Clicking Send again meanwhile: answered before even the session is read, and htmx
+        # swaps nothing, so the form keeps its text and reason.
+        with django_assert_max_num_queries(0):
             again = say(ann, game, "line 6", htmx=True)
         assert (again.status_code, again.content) == (204, b"")
+        # Her phone, another session: the site still knows, past its session and user.
+        phone = client_for(game.seat0)
+        with django_assert_max_num_queries(3):
+            from_phone = say(phone, game, "line 6", htmx=True)
+        assert (from_phone.status_code, from_phone.content) == (204, b"")
         without_javascript = say(ann, game, "line 7")
         assert without_javascript.status_code == 302
         assert "at most 5 messages" in ann.get(without_javascript["Location"]).content.decode()
         assert ChatMessage.objects.count() == 5
-        clock.shift(11)
+        clock.shift(2)
         assert say(ann, game, "line 8", htmx=True).status_code == 200
-    assert ChatMessage.objects.count() == 6
+        assert say(phone, game, "line 9", htmx=True).status_code == 400  # one every 2 seconds
+        clock.shift(2)
+        assert say(phone, game, "line 10", htmx=True).status_code == 200
+    assert ChatMessage.objects.count() == 7
+
+
+def test_a_flood_is_let_through_one_message_every_two_seconds_never_in_bursts(table):
+    game, ann, bob, _carl = table
+    with time_machine.travel("2026-03-02 10:00:00", tick=False) as clock:
+        for n in range(300):  # a script posting ten times a second for thirty seconds
+            say(ann, game, f"line {n}", htmx=True)
+            clock.shift(0.1)
+        # Bob, writing now and then beside it, is never held up.
+        assert say(bob, game, "please stop", htmx=True).status_code == 200
+    sent = list(
+        ChatMessage.objects.filter(author=game.seat0)
+        .order_by("pk")
+        .values_list("created_at", flat=True)
+    )
+    assert (sent[4] - sent[0]).total_seconds() < 1  # five at once
+    gaps = [(later - earlier).total_seconds() for earlier, later in itertools.pairwise(sent[4:])]
+    assert min(gaps) >= 1  # then never two within a second: no burst when a window opens
+    late = [at for at in sent if (at - sent[0]).total_seconds() >= 10]
+    assert 9 <= len(late) <= 11  # one every two seconds, over the last twenty
+
+
+def test_the_early_answer_to_a_flood_is_only_for_its_session_and_its_chat(table):
+    game, ann, bob, _carl = table
+    with time_machine.travel("2026-03-02 10:00:00", tick=False):
+        for n in range(6):
+            say(ann, game, f"line {n}", htmx=True)
+        # Bob writes on, and Ann may still move, resign or read: only her chat posts wait.
+        assert say(bob, game, "are you there?", htmx=True).status_code == 200
+        assert ann.get(game.get_absolute_url()).status_code == 200
+        note = ann.post(
+            reverse("games:notes", args=[game.pk]), {"text": "slow down"}, HTTP_HX_REQUEST="true"
+        )
+        assert note.status_code == 200
+    assert ChatMessage.objects.filter(text="are you there?").count() == 1
 
 
 def test_a_day_of_messages_in_one_game_has_a_ceiling(table, settings):
