@@ -207,31 +207,15 @@ def _check_rate(game: Game, user) -> None:
     the moment their bucket will be full again, read as "generic cell rate" (GCRA). A flood is
     let through one message at a time at the steady pace, never as a burst each time a window
     opens: what it costs the site is spread out, and moves beside it are not held up."""
-    now = timezone.now()
-    burst, every = settings.CHAT_BURST, settings.CHAT_EVERY_SECONDS
+    now = timezone.now().timestamp()
     key = BUCKET.format(user.pk)
-    full_at = max(cache.get(key, now.timestamp()), now.timestamp())
-    early = full_at - now.timestamp() - (burst - 1) * every  # > 0: the bucket is empty
+    full_at = max(cache.get(key, now), now)
+    early = _early(full_at, now)
     if early > 0:
-        raise ChatRefused(
-            ngettext(
-                "Not sent: at most %(count)d message at once, then one every %(every)s. Wait "
-                "%(wait)s.",
-                "Not sent: at most %(count)d messages at once, then one every %(every)s. Wait "
-                "%(wait)s.",
-                burst,
-            )
-            % {
-                "count": burst,
-                "every": clock.unit(every, "second"),
-                "wait": clock.unit(math.ceil(early), "second"),
-            },
-            status=429,
-            wait=early,
-        )
+        raise ChatRefused(too_fast(early), status=429, wait=early)
     daily = settings.CHAT_PER_GAME_DAY
     mine = ChatMessage.objects.filter(author=user, game=game)
-    if mine.filter(created_at__gt=now - timedelta(days=1)).count() >= daily:
+    if mine.filter(created_at__gt=timezone.now() - timedelta(days=1)).count() >= daily:
         raise ChatRefused(
             ngettext(
                 "Not sent: at most %(count)d message a day in one game. Try again tomorrow.",
@@ -243,7 +227,44 @@ def _check_rate(game: Game, user) -> None:
             wait=60,
         )
     # Counted once the message is sure to be stored (its checks passed); kept until full.
-    cache.set(key, full_at + every, timeout=math.ceil(full_at + every - now.timestamp()) + 1)
+    full_at += settings.CHAT_EVERY_SECONDS
+    cache.set(key, full_at, timeout=math.ceil(full_at - now) + 1)
+
+
+def _early(full_at: float, now: float) -> float:
+    """How long before a bucket full at ``full_at`` holds a message again (> 0: it is empty)."""
+    return full_at - now - (settings.CHAT_BURST - 1) * settings.CHAT_EVERY_SECONDS
+
+
+def wait_before_next(user) -> float:
+    """Seconds before ``user``'s next message may go; 0 if it may go now."""
+    now = timezone.now().timestamp()
+    return max(0.0, _early(cache.get(BUCKET.format(user.pk), now), now))
+
+
+def _pace() -> dict:
+    every = settings.CHAT_EVERY_SECONDS
+    return {"count": settings.CHAT_BURST, "every": clock.unit(every, "second")}
+
+
+def too_fast(wait: float) -> str:
+    """Why a message is refused while the player's bucket is empty for ``wait`` seconds."""
+    return ngettext(
+        "Not sent: at most %(count)d message at once, then one every %(every)s. Wait %(wait)s.",
+        "Not sent: at most %(count)d messages at once, then one every %(every)s. Wait %(wait)s.",
+        settings.CHAT_BURST,
+    ) % {**_pace(), "wait": clock.unit(math.ceil(wait), "second")}
+
+
+def next_in(wait: float) -> str:
+    """Said under the form of a message just sent that emptied the player's bucket."""
+    return ngettext(
+        "Sent. The next message can go in %(wait)s (at most %(count)d message at once, then one "
+        "every %(every)s).",
+        "Sent. The next message can go in %(wait)s (at most %(count)d messages at once, then one "
+        "every %(every)s).",
+        settings.CHAT_BURST,
+    ) % {**_pace(), "wait": clock.unit(math.ceil(wait), "second")}
 
 
 BUCKET = "chat-bucket:{}"  # when a player's bucket of messages is full again (a POSIX time)

@@ -61,23 +61,34 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
         message = chat.post(game, request.user, room, text=text, quick=quick)
     except chat.ChatRefused as refusal:
         if refusal.status == 429:
-            key = TOLD_TO_WAIT.format(request.user.pk)
-            cache.set(key, refusal.message, math.ceil(refusal.wait))
-            floods.CHAT_POSTS.tell(
-                request.COOKIES.get(settings.SESSION_COOKIE_NAME), refusal.wait, refusal.message
-            )
+            _tell_to_wait(request, refusal.wait, refusal.message)
         return _refused(request, game, room, text, refusal)
+    # A line that emptied the player's bucket: they are told so under the form, and told to
+    # wait at once, so that their next posts meanwhile cost nothing (not even a refusal).
+    wait = chat.wait_before_next(request.user)
+    if wait > 0:
+        _tell_to_wait(request, wait, chat.too_fast(wait))
     if request.htmx:
-        return _form(request, game, room, sent=message)
+        return _form(request, game, room, sent=message, note=chat.next_in(wait) if wait else "")
     return redirect(f"{game.get_absolute_url()}#chat")
 
 
-def _form(request, game, room, text="", error="", sent=None, status=200) -> HttpResponse:
+def _tell_to_wait(request: HttpRequest, seconds: float, why: str) -> None:
+    """Every process, and every session of the player, through the cache; this process, before
+    the session is read, by the session's cookie (``floods``). Both for the whole seconds that
+    ``why`` names ("Wait 2 seconds"), so that neither lets a post through before the other."""
+    seconds = math.ceil(seconds)
+    cache.set(TOLD_TO_WAIT.format(request.user.pk), why, seconds)
+    floods.CHAT_POSTS.tell(request.COOKIES.get(settings.SESSION_COOKIE_NAME), seconds, why)
+
+
+def _form(request, game, room, text="", error="", sent=None, status=200, note="") -> HttpResponse:
     """The room's form, for HTMX to swap in place of the one posted."""
     form = {
         "room": room,
         "text": text,
         "error": error,
+        "note": note,
         "most": ChatMessage.MAX_LENGTH,
         "quick": list(chat.QUICK.items()) if room == ChatRoom.PLAYERS else [],
     }

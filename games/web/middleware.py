@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
-from django.urls import Resolver404, resolve
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from games.community import floods
+from games.web.converters import GameId
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +55,15 @@ def chat_flood_gate(get_response):
 
 
 def _is_chat_post(path: str) -> bool:
-    try:
-        return resolve(path).view_name == "games:chat"
-    except Resolver404:
-        return False
+    return _chat_path().fullmatch(path) is not None
+
+
+@lru_cache(maxsize=1)
+def _chat_path() -> re.Pattern:
+    """The chat's URL as a pattern: a flood's every post is matched, and resolving a path
+    against the whole URLconf costs as much as the rest of the answer."""
+    before, after = reverse("games:chat", args=[0]).split("/0/")
+    return re.compile(f"{re.escape(before)}/{GameId.regex}/{re.escape(after)}")
 
 
 INDENTATION = re.compile(rb"\n[ \t]+")

@@ -147,13 +147,19 @@ def test_a_player_told_to_wait_is_answered_at_once_until_they_may_write_again(
 ):
     game, ann, _bob, _carl = table
     with time_machine.travel("2026-03-02 10:00:00", tick=False) as clock:
-        for n in range(5):
-            say(ann, game, f"line {n}", htmx=True)
-        refused = say(ann, game, "line 5", htmx=True)
-        assert refused.status_code == 400  # the form again, with the text and the reason
-        assert "at most 5 messages at once" in refused.content.decode()
-        # Clicking Send again meanwhile: answered before even the session is read, and htmx
-        # swaps nothing, so the form keeps its text and reason.
+        for n in range(4):
+            assert (
+                "The next message can go"
+                not in say(ann, game, f"line {n}", htmx=True).content.decode()
+            )
+        fifth = say(ann, game, "line 4", htmx=True)
+        assert fifth.status_code == 200  # sent, and the form says when the next can go
+        assert (
+            "Sent. The next message can go in 2 seconds (at most 5 messages at once, then one "
+            "every 2 seconds)." in fifth.content.decode()
+        )
+        # Clicking Send meanwhile: answered before even the session is read, and htmx swaps
+        # nothing, so the form keeps its text and what it says.
         with django_assert_max_num_queries(0):
             again = say(ann, game, "line 6", htmx=True)
         assert (again.status_code, again.content) == (204, b"")
@@ -168,10 +174,30 @@ def test_a_player_told_to_wait_is_answered_at_once_until_they_may_write_again(
         assert ChatMessage.objects.count() == 5
         clock.shift(2)
         assert say(ann, game, "line 8", htmx=True).status_code == 200
-        assert say(phone, game, "line 9", htmx=True).status_code == 400  # one every 2 seconds
+        assert say(phone, game, "line 9", htmx=True).status_code == 204  # one every 2 seconds
         clock.shift(2)
         assert say(phone, game, "line 10", htmx=True).status_code == 200
     assert ChatMessage.objects.count() == 7
+
+
+def test_a_line_past_the_limit_is_refused_saying_why_even_where_nobody_was_told_to_wait(table):
+    from django.core.cache import cache
+
+    from games.community import floods
+
+    game, ann, _bob, _carl = table
+    with time_machine.travel("2026-03-02 10:00:00", tick=False):
+        for n in range(5):
+            say(ann, game, f"line {n}", htmx=True)
+        # Another server process, which never told her session anything.
+        floods.forget()
+        cache.delete(f"chat-wait:{game.seat0_id}")
+        refused = say(ann, game, "line 5", htmx=True)
+    assert refused.status_code == 400  # the form again, with the line and the reason
+    html = refused.content.decode()
+    assert "Not sent: at most 5 messages at once, then one every 2 seconds. Wait 2 seconds." in html
+    assert 'value="line 5"' in html
+    assert ChatMessage.objects.count() == 5
 
 
 def test_a_flood_is_let_through_one_message_every_two_seconds_never_in_bursts(table):
