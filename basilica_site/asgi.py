@@ -19,9 +19,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from games.live.gate import Gate  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
-# The gate first: a flood's handshakes are refused before the session is read.
-websockets = Gate(
-    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+# Another site's pages are refused first; then the gate refuses a flood's handshakes before the
+# session is read.
+websockets = AllowedHostsOriginValidator(
+    Gate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 )
 
 if settings.SENTRY_DSN:

@@ -206,7 +206,9 @@ def _check_rate(game: Game, user) -> None:
     The bucket is a single moment per player in the cache, which every server process shares:
     the moment their bucket will be full again, read as "generic cell rate" (GCRA). A flood is
     let through one message at a time at the steady pace, never as a burst each time a window
-    opens: what it costs the site is spread out, and moves beside it are not held up."""
+    opens: what it costs the site is spread out, and moves beside it are not held up. (Read and
+    written apart, not atomically: posts of one player arriving at the same instant in several
+    processes may each pass, so n processes let at most n times the pace through.)"""
     now = timezone.now().timestamp()
     key = BUCKET.format(user.pk)
     full_at = max(cache.get(key, now), now)
@@ -223,8 +225,7 @@ def _check_rate(game: Game, user) -> None:
                 daily,
             )
             % {"count": daily},
-            status=429,
-            wait=60,
+            status=429,  # the other games' chats stay open: nobody is told to wait
         )
     # Counted once the message is sure to be stored (its checks passed); kept until full.
     full_at += settings.CHAT_EVERY_SECONDS

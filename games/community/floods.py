@@ -1,12 +1,13 @@
 """Floods answered for next to nothing: who has been told to wait, in this process.
 
-A player refused for writing in the chat too often, or a socket closed for talking (the page never
-sends anything up its socket), is told to wait for a while. Until then the same session's chat
-posts and socket handshakes are answered before anything is read (no session, no user, no game,
-no write): ``games.web.middleware.chat_flood_gate`` and ``games.live.gate``. What decides the
-refusal in the first place stays where it was (the chat's limits in the cache, which every
-process shares, and the consumer); this is only each process's memory of it, so a flood costs the
-process that answers it a dictionary lookup.
+A player whose chat line was refused for going too fast, or whose line just used up their bucket
+(``games.community.chat``), and a socket closed for talking (the page never sends anything up its
+socket), are told to wait for a while. Until then the same session's chat posts by htmx and its
+socket handshakes are answered before anything is read (no session, no user, no game, no write):
+``games.web.middleware.chat_flood_gate`` and ``games.live.gate``. What decides the refusal in
+the first place stays where it was (the chat's bucket in the cache, which every process shares,
+and the consumer); this is only each process's memory of it, so a flood costs the process that
+answers it a dictionary lookup.
 
 A key is a session cookie's value, or a visitor's address when there is no session. A script
 that makes up a new cookie for every request is not stopped here but by the proxy's own limit
@@ -95,8 +96,8 @@ class Window:
             self._counts.clear()
 
 
-CHAT_POSTS = Waiting()  # sessions refused by the chat's limits, until the limit's window passes
-SOCKETS = Waiting()  # sessions (or addresses) whose socket talked, and was closed for it
+CHAT_POSTS = Waiting()  # sessions told to wait by the chat's bucket, until they may write again
+SOCKETS = Waiting()  # sessions whose socket talked, and was closed for it
 HANDSHAKES = Window()  # socket handshakes per session
 
 

@@ -1,9 +1,10 @@
-"""The sockets' gate, before the session is read: a handshake from a session (or, without one, an
-address) whose socket was just closed for talking is refused, and so is a session's handshake
+"""The sockets' gate, after the origin's check and before the session is read: a handshake from a
+session whose socket was just closed for talking is refused, and so is a session's handshake
 past ``settings.SOCKET_HANDSHAKES`` in a window: for a dictionary lookup instead of the session,
 the user, the game and the presence written that a socket's opening costs. (Visitors without a
 session are kept to their address's cap of open sockets, ``consumers.CountedConsumer``: one
-address may be a whole classroom.)
+address may be a whole classroom.) The refusal is a failed handshake, which the page's socket
+meets as a lost connection and retries after a growing pause.
 
 A page never sends anything up its socket and reconnects a few times a minute at most (after a
 lost connection, with a growing pause), so neither ever meets a player; a script's loop of
@@ -21,7 +22,8 @@ CLOSE_WAIT = 4029  # as a socket past its owner's cap (consumers.CLOSE_TOO_MANY)
 
 
 def key_of(scope: dict) -> str:
-    """Whom a socket's handshake counts against: its session cookie, else its address."""
+    """Whom a socket's handshake counts against: its session cookie, else its address (the
+    first ``Cookie`` header that names a session: Channels reads only the first)."""
     for name, value in scope.get("headers", ()):
         if name == b"cookie":
             session = parse_cookie(value.decode("latin-1")).get(settings.SESSION_COOKIE_NAME)
@@ -31,9 +33,13 @@ def key_of(scope: dict) -> str:
 
 
 def shut_out(scope: dict) -> None:
-    """The socket of ``scope`` talked: its session's (or address's) next handshakes are refused
-    for ``settings.SOCKET_SHUT_OUT_SECONDS``."""
-    floods.SOCKETS.tell(key_of(scope), settings.SOCKET_SHUT_OUT_SECONDS)
+    """The socket of ``scope`` talked: its session's next handshakes are refused for
+    ``settings.SOCKET_SHUT_OUT_SECONDS``. A visitor without a session is only closed: their
+    address may be a whole school's, or a phone network's, whose other visitors did nothing
+    (they are held to the address's cap of open sockets, and the proxy's limits)."""
+    key = key_of(scope)
+    if key.startswith("session:"):
+        floods.SOCKETS.tell(key, settings.SOCKET_SHUT_OUT_SECONDS)
 
 
 class Gate:

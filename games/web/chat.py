@@ -37,8 +37,8 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
     return game
 
 
-# A player just refused for writing too often: their posts are answered at once, before anything
-# is read or drawn, until they may write again (a flood costs the site little). The
+# A player refused for writing too fast, or whose line just used up their bucket: their posts are
+# answered at once, before anything is read or drawn, until they may write again (a flood costs the site little). The
 # cache says it to every process and every session of the player; this process also remembers
 # the session, whose next posts by htmx are then answered before the session is even read
 # (games.web.middleware.chat_flood_gate).
@@ -60,7 +60,7 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         message = chat.post(game, request.user, room, text=text, quick=quick)
     except chat.ChatRefused as refusal:
-        if refusal.status == 429:
+        if refusal.wait > 0:
             _tell_to_wait(request, refusal.wait, refusal.message)
         return _refused(request, game, room, text, refusal)
     # A line that emptied the player's bucket: they are told so under the form, and told to

@@ -46,7 +46,7 @@ def chat_flood_gate(get_response):
             and floods.CHAT_POSTS.reason(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
             is not None
             and request.headers.get("HX-Request") == "true"
-            and _is_chat_post(request.path_info)
+            and _is_chat_post(request.path)
         ):
             return HttpResponse(status=204)
         return get_response(request)

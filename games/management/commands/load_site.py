@@ -186,6 +186,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--chat-every", type=float, default=0.05, help="seconds between a flooder's posts"
         )
+        parser.add_argument(
+            "--chat-moves", type=int, default=10, help="moves of each game, with and without"
+        )
 
     @without_move_lines
     def handle(self, *args, **options):
@@ -202,6 +205,7 @@ class Command(BaseCommand):
                 options["think"],
                 options["chat_every"],
                 options["chat_flooders"],
+                options["chat_moves"],
             )
         )
         self.memory(options["memory_games"], options["memory_moves"])
@@ -302,14 +306,16 @@ class Command(BaseCommand):
 
     # -- a flood of chat beside the moves ------------------------------------------------------
 
-    async def chat_flood(self, count: int, think: float, every: float, flooded: int) -> None:
-        """Move → opponent's push in ``count`` games, without and then with a flood of chat in
-        ``flooded`` of them: in each, a player posting every ``every`` seconds by HTMX POST, against the site's limits
-        as they stand (what they let through is stored and pushed to both players' sockets, the
-        rest refused), and a script sending text up a socket of its own, which the server
-        closes at once, over and over."""
-        quiet, _ = await self.moves_beside_chat("quiet", count, think, every, flooded=0)
-        loud, sent = await self.moves_beside_chat("flood", count, think, every, flooded)
+    async def chat_flood(
+        self, count: int, think: float, every: float, flooded: int, moves: int
+    ) -> None:
+        """Move → opponent's push in ``count`` games of ``moves`` moves, without and then with a
+        flood of chat in ``flooded`` of them: in each, a player posting every ``every`` seconds
+        by HTMX POST, against the site's limits as they stand (what they let through is stored
+        and pushed to both players' sockets, the rest refused), and a script opening a socket
+        of that game's other player and sending text up it, over and over."""
+        quiet, _ = await self.moves_beside_chat("quiet", count, think, every, 0, moves)
+        loud, sent = await self.moves_beside_chat("flood", count, think, every, flooded, moves)
         self.say(
             f"move → push, {count} games, no chat",
             f"p99 {percentile(quiet, 0.99) * 1000:.0f} ms (median "
@@ -325,7 +331,7 @@ class Command(BaseCommand):
         )
 
     async def moves_beside_chat(
-        self, name: str, count: int, think: float, every: float, flooded: int
+        self, name: str, count: int, think: float, every: float, flooded: int, moves: int
     ) -> tuple[list[float], dict]:
         games = [await database_sync_to_async(new_game)(f"{name}{i}") for i in range(count)]
         sockets = await players_sockets(games)
@@ -365,7 +371,7 @@ class Command(BaseCommand):
 
         flooders = [asyncio.create_task(post_chat(g)) for g in games[:flooded]]
         flooders += [asyncio.create_task(talk_up_socket(g)) for g in games[:flooded]]
-        await asyncio.gather(*(play_live(g, 5, think, sockets, latencies) for g in games))
+        await asyncio.gather(*(play_live(g, moves, think, sockets, latencies) for g in games))
         playing.set()
         await asyncio.gather(*flooders)
         for communicator in sockets.values():
