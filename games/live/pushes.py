@@ -66,7 +66,7 @@ def render_push(
         html = cached_push(game_id, announced, seat, csrf_token, where)
         if html is not None:
             return html
-        game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+        game = _row(game_id, announced)
         key = _key(game.pk, version(game), seat, csrf_token, where)
         html = _rendered.get(key)
         if html is None:
@@ -76,6 +76,25 @@ def render_push(
                 _rendered.popitem(last=False)
         _rendered.move_to_end(key)
     return html
+
+
+_ROWS_MAX = 256
+_rows: OrderedDict[tuple[int, str], Game] = OrderedDict()  # read under _render_lock
+
+
+def _row(game_id: int, announced: str | None) -> Game:
+    """The game's row at the version a move's announcement carried, read once in this process
+    for all the viewers it is drawn for (the opponent, then the spectators: one query, not
+    two); read afresh without an announced version, or once it has moved on."""
+    if announced is not None:
+        game = _rows.get((game_id, announced))
+        if game is not None:
+            return game
+    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+    _rows[(game.pk, version(game))] = game
+    while len(_rows) > _ROWS_MAX:
+        _rows.popitem(last=False)
+    return game
 
 
 _watchers_waiting: dict[tuple, asyncio.Future] = {}
@@ -117,6 +136,7 @@ def render_partials(game: Game, user, csrf_token: str) -> str:
 def forget_rendered() -> None:
     with _render_lock:
         _rendered.clear()
+        _rows.clear()
     _watchers_waiting.clear()
 
 

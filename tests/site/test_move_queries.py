@@ -17,6 +17,7 @@ from django.urls import reverse
 from factories import client_for, started_game
 
 from games.live import pushes
+from games.live.announce import version
 from games.play import services, states
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,7 +34,9 @@ MOST = {
     # row (and Cathedral's prepared lines); after it the header's count of games waiting
     "move": {"basilica": 10, "cathedral": 11},
     "opponent's push": {"basilica": 2, "cathedral": 2},  # the game, their settings
-    "spectators' push": {"basilica": 1, "cathedral": 1},  # the game (the states are in memory)
+    # the game's row at the announced version, read by the opponent's push; the states are in
+    # memory
+    "spectators' push": {"basilica": 0, "cathedral": 0},
     # the request's three and the game; the visit noted; the header's count; the player's note
     # and (Cathedral) prepared lines; the clocks' read; the chat: the game's chat turned off or
     # not, its messages, and the player's sanctions (a mute, a suspension, a warning)
@@ -74,11 +77,12 @@ def test_a_move_and_its_pushes_ask_the_database_no_more_than_today(
     game.refresh_from_db()
     assert game.seq == len(state.history) + 1  # the move landed
     player = type(game.seat0).objects.get(pk=game.player(opponent).pk)
+    announced = version(game)  # what the move's announcement tells every socket
     with django_assert_max_num_queries(MOST["opponent's push"][kind]):
-        html = pushes.render_push(game.pk, player, opponent, "t" * 64)
+        html = pushes.render_push(game.pk, player, opponent, "t" * 64, announced)
     assert f'data-seq="{game.seq}"' in html
     with django_assert_max_num_queries(MOST["spectators' push"][kind]):
-        html = pushes.render_push(game.pk, AnonymousUser(), None, "")
+        html = pushes.render_push(game.pk, AnonymousUser(), None, "", announced)
     assert f'data-seq="{game.seq}"' in html
 
 
