@@ -9,9 +9,10 @@ the first place stays where it was (the chat's bucket in the cache, which every 
 and the consumer); this is only each process's memory of it, so a flood costs the process that
 answers it a dictionary lookup.
 
-A key is a session cookie's value, or a visitor's address when there is no session. A script
-that makes up a new cookie for every request is not stopped here but by the proxy's own limit
-(README, "Running in production": nginx's ``limit_req``).
+A key names a session (its cookie's value): a visitor without one is never told to wait here,
+since their address may be a whole school's. A script that makes up a new cookie for every
+request is not stopped here but by the proxy's own limit (README, "Running in production":
+nginx's ``limit_req``).
 """
 
 from __future__ import annotations

@@ -38,10 +38,10 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
 
 
 # A player refused for writing too fast, or whose line just used up their bucket: their posts are
-# answered at once, before anything is read or drawn, until they may write again (a flood costs the site little). The
-# cache says it to every process and every session of the player; this process also remembers
-# the session, whose next posts by htmx are then answered before the session is even read
-# (games.web.middleware.chat_flood_gate).
+# answered at once, before anything is read or drawn, until they may write again (a flood costs
+# the site little). The cache says it to every process and every session of the player; this
+# process also remembers the session, whose next posts by htmx are then answered before the
+# session is even read (games.web.middleware.chat_flood_gate).
 TOLD_TO_WAIT = "chat-wait:{}"
 
 
