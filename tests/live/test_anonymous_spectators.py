@@ -12,7 +12,6 @@ from channels.testing import WebsocketCommunicator
 from test_consumers import first_move, is_html, make_user, receive_until, started_game
 
 from basilica_site.asgi import application
-from games.live import pushes
 from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Game
 from games.play import services
@@ -20,15 +19,6 @@ from games.play import services
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-
-
-@pytest.fixture(autouse=True)
-def fresh_pushes():
-    pushes.forget_rendered()
-    pushes.forget_sockets()
-    yield
-    pushes.forget_rendered()
-    pushes.forget_sockets()
 
 
 def visitor(game_id: int, address: str = "203.0.113.5") -> WebsocketCommunicator:

@@ -11,22 +11,12 @@ from test_consumers import is_html, make_user, receive_until, session_cookie
 
 from basilica_site.asgi import application
 from games.engine import cathedral as engine
-from games.live import pushes
 from games.models import Game, PlayerSettings
 from games.play import services, states
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-
-
-@pytest.fixture(autouse=True)
-def fresh_pushes():
-    pushes.forget_rendered()
-    pushes.forget_sockets()
-    yield
-    pushes.forget_rendered()
-    pushes.forget_sockets()
 
 
 def cathedral_game() -> Game:

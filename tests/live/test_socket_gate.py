@@ -10,23 +10,10 @@ from channels.testing import WebsocketCommunicator
 from test_consumers import make_user, session_cookie, socket, started_game
 
 from basilica_site.asgi import application
-from games.live import pushes
 from games.live.consumers import CLOSE_TALKED
 from games.live.gate import CLOSE_WAIT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def fresh_sockets():
-    pushes.forget_sockets()
-    yield
-    pushes.forget_sockets()
 
 
 async def opens(communicator: WebsocketCommunicator) -> bool:

@@ -20,21 +20,6 @@ from games.play import services, states
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def fresh_pushes():
-    # Ids come back after a flushed test database: no count or rendering may outlive its test.
-    pushes.forget_rendered()
-    pushes.forget_sockets()
-    yield
-    pushes.forget_rendered()
-    pushes.forget_sockets()
-
-
 async def watcher_of(game, name: str) -> WebsocketCommunicator:
     user = await database_sync_to_async(make_user)(name)
     communicator = socket(game.pk, await database_sync_to_async(session_cookie)(user))

@@ -15,7 +15,6 @@ from django.conf import settings
 from test_consumers import make_user, session_cookie, started_game
 
 from basilica_site.asgi import application
-from games.live import pushes
 from games.live.consumers import CLOSE_TALKED, CLOSE_TOO_MANY
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -25,24 +24,12 @@ HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def gate_open(settings):
     """What is measured here is the places given back: the gate that refuses a loop of
     misbehaving handshakes (test_socket_gate) is opened, so that every socket reaches its
     consumer."""
     settings.SOCKET_SHUT_OUT_SECONDS = 0
     settings.SOCKET_HANDSHAKES = (10_000, 10)
-
-
-@pytest.fixture(autouse=True)
-def fresh_sockets():
-    pushes.forget_sockets()
-    yield
-    pushes.forget_sockets()
 
 
 def as_daphne_serves(app):
