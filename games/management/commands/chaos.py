@@ -27,6 +27,7 @@ import asyncio
 import collections
 import contextlib
 import glob
+import itertools
 import json
 import os
 import random
@@ -85,6 +86,9 @@ class Command(BaseCommand):
             with Site(env, services.folder) as site:
                 report = asyncio.run(play_through_faults(site, services, made, options["seconds"]))
                 report["the sweep killed midway"] = sweep_killed_midway(site, services, made)
+            # What the servers logged of each 500, read before their folder goes: a fault met
+            # once in a while in CI must say where it came from the first time.
+            report["server errors"] = server_errors(services.folder)
         self.say(report)
 
     def say(self, report: dict) -> None:
@@ -101,7 +105,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"{'fault':20}" + "".join(f"{c:>11}" for c in columns))
         for fault, figures in report.items():
-            if fault == "the sweep killed midway":
+            if fault in ("the sweep killed midway", "server errors"):
                 continue
             row = "".join(f"{figures.get(c, 0):>11}" for c in columns)
             errors = ", ".join(
@@ -121,10 +125,12 @@ class Command(BaseCommand):
             "doubt (the page then reads the game as it is); missed: pushes not heard within "
             f"{PUSH_WAIT:.0f} s; recovered: those the page found by looking for itself"
         )
+        for logged in report["server errors"]:
+            self.stdout.write(f"a server error, as logged:\n{logged}")
         failed = [
             fault
             for fault, figures in report.items()
-            if fault != "the sweep killed midway"
+            if fault not in ("the sweep killed midway", "server errors")
             and (figures.get("lost") or figures.get("doubled") or figures.get("errors"))
         ]
         sweep = report["the sweep killed midway"]
@@ -288,6 +294,41 @@ def setup(env: dict, games: int, late: int) -> dict:
         timeout=600,
     )
     return {"games": played, "late": json.loads(made.stdout.strip().splitlines()[-1])}
+
+
+def server_errors(folder: Path) -> list[str]:
+    """Each 500 the daphnes logged, Django's ("Internal Server Error") and daphne's own (an
+    exception out of the application while it served a request, not a socket), shortened to
+    where it was raised and what it was."""
+    found = []
+    for log in sorted(folder.glob("daphne-*.log")):
+        lines = log.read_text(errors="replace").splitlines()
+        starts = [n for n, line in enumerate(lines) if SERVER_ERROR.match(line)] + [len(lines)]
+        for start, end in itertools.pairwise(starts):
+            block = lines[start : min(end, start + 300)]
+            if block[0].startswith("Exception") and not any("handlers/asgi" in b for b in block):
+                continue  # a socket's consumer: the page reconnects and catches up
+            block = _first_traceback(block)
+            places = [line.strip() for line in block if line.startswith("  File ")]
+            raised = [line for line in block[1:] if EXCEPTION_LINE.match(line)]
+            found.append("\n".join([block[0], *places[-3:], *raised[-1:]]))
+    return found
+
+
+def _first_traceback(block: list[str]) -> list[str]:
+    """``block`` up to the end of its first traceback (chained ones included)."""
+    ended = False
+    for number, line in enumerate(block[1:], start=1):
+        if not line.strip() or line[0].isspace():
+            continue  # a traceback's own lines, and the message's continuation
+        if ended and not line.startswith(("The above", "During handling", "Traceback")):
+            return block[:number]
+        ended = bool(EXCEPTION_LINE.match(line))
+    return block
+
+
+SERVER_ERROR = re.compile(r"(Internal Server Error|Exception inside application):")
+EXCEPTION_LINE = re.compile(r"[\w.]+: ")
 
 
 # -- the site: two daphnes and the worker -------------------------------------------------------
