@@ -13,10 +13,13 @@ def connect_listeners() -> None:
     """Who hears of a committed change (``games.events``), in the order they run: the push comes
     first (then the lists that show the game), so that the opponent's page shows a move before the
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
+    from django.db.models.signals import post_delete, post_save
+
     from games import events, tasks
     from games.community import chat, news, relations
     from games.live import announce, lobby, watch
     from games.live import chat as chat_push
+    from games.models import HiddenWord
     from games.tournaments import entries as tournament_entries
 
     listeners = [
@@ -40,3 +43,7 @@ def connect_listeners() -> None:
     ]
     for signal, listener in listeners:
         signal.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__qualname__}")
+    for change in (post_save, post_delete):
+        change.connect(
+            chat.on_hidden_word_changed, sender=HiddenWord, dispatch_uid="chat.hidden_words"
+        )

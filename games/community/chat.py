@@ -146,6 +146,19 @@ def shows_to(message: ChatMessage, user) -> bool:
     return may_read(message.game, user, message.room)
 
 
+def may_reach(facts: dict, seat: int | None, user) -> bool:
+    """Whether a message announced with ``facts`` (``games.live.chat.facts_of``) may be for a
+    socket of ``user`` in ``seat`` (None: watching), asked before anything is read: the room's
+    rule (``may_read``) as far as it goes without the game, and a held message's. ``shows_to``
+    then decides with the message itself (blocks, a removal, a players' reading of the watchers'
+    room once the game is over). An announcement without them is left to ``shows_to``."""
+    if "room" not in facts:
+        return True
+    if facts["held"] and (not user.is_authenticated or user.pk != facts["author"]):
+        return False
+    return facts["room"] != ChatRoom.PLAYERS or seat is not None
+
+
 def words_of(message: ChatMessage) -> str:
     """The message's text; a quick message in the active language."""
     if message.quick:
@@ -271,10 +284,22 @@ def next_in(wait: float) -> str:
 BUCKET = "chat-bucket:{}"  # when a player's bucket of messages is full again (a POSIX time)
 
 
+HIDDEN_WORDS = "chat-hidden-words"  # the admin's list, in the cache shared by every process
+
+
 def hidden_words() -> set[str]:
-    """The word filter's list: the setting's and the admin's."""
-    words = {w.lower() for w in settings.CHAT_HIDDEN_WORDS}
-    return words | {w.lower() for w in HiddenWord.objects.values_list("word", flat=True)}
+    """The word filter's list: the setting's and the admin's (read from the database once,
+    then from the cache until the admin changes it)."""
+    kept = cache.get(HIDDEN_WORDS)
+    if kept is None:
+        kept = sorted(w.lower() for w in HiddenWord.objects.values_list("word", flat=True))
+        cache.set(HIDDEN_WORDS, kept, timeout=None)
+    return {w.lower() for w in settings.CHAT_HIDDEN_WORDS} | set(kept)
+
+
+def on_hidden_word_changed(**_facts) -> None:
+    """A word added to the admin's list, changed or taken off: read again at the next line."""
+    cache.delete(HIDDEN_WORDS)
 
 
 def _catches(text: str) -> bool:

@@ -30,9 +30,10 @@ from django.utils.translation import gettext as _
 
 from games.community import chat, presence, relations
 from games.correspondence import notify
+from games.live import chat as live_chat
 from games.live import gate, lobby, pushes, watch
 from games.live.announce import changed_at, group_name
-from games.models import ChatMessage, Computer, Game
+from games.models import Computer, Game
 from games.web import metrics
 from games.web.locale import locale_of_socket
 
@@ -230,17 +231,17 @@ class GameConsumer(CountedConsumer):
     async def chat_posted(self, event: dict) -> None:
         """A chat message: sent, rendered in this viewer's language, only to a viewer who may
         read its room and has not turned the chat off (``games.community.chat``)."""
-        if self.waiting:
-            return
-        html = await database_sync_to_async(self.chat_push)(event["message"])
+        if self.waiting or not chat.may_reach(event, self.seat, self.scope["user"]):
+            return  # a watcher's socket, for a line of the players' room: nothing read
+        html = await database_sync_to_async(self.chat_push)(event["message"], event.get("held"))
         if html:
             await self.send(text_data=html)
 
-    def chat_push(self, message_id: int) -> str:
+    def chat_push(self, message_id: int, held: bool | None) -> str:
         """In a worker thread: the message as this viewer sees it, or "" if it is not theirs
         to read."""
         user = self.scope["user"]
-        message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
+        message = live_chat.message_row(message_id, held)
         if message is None or not chat.shows_to(message, user):
             return ""
         if not chat.chat_on(message.game, user):

@@ -1,11 +1,11 @@
-"""For every socket test: passwords hashed fast, and no count of open sockets nor rendered push
-outliving its test (ids come back after a flushed test database)."""
+"""For every socket test: passwords hashed fast, and no count of open sockets, rendered push nor
+chat message read for a push outliving its test (ids come back after a flushed test database)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.live import pushes
+from games.live import chat, pushes
 
 
 @pytest.fixture(autouse=True)
@@ -17,6 +17,8 @@ def fast_passwords(settings):
 def fresh_pushes():
     pushes.forget_rendered()
     pushes.forget_sockets()
+    chat.forget_messages()
     yield
     pushes.forget_rendered()
     pushes.forget_sockets()
+    chat.forget_messages()

@@ -9,8 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
 
-from games.community import chat
-from games.models import PlayerSettings
+from games.community import chat, moderation
+from games.live import chat as live_chat
+from games.models import PlayerSettings, Report
 from games.play import services
 from tests.live.test_consumers import make_user, session_cookie, socket, started_game
 
@@ -106,6 +107,50 @@ async def test_a_held_message_is_pushed_to_its_author_alone():
     assert "waiting for a moderator" in mine
     assert await chat_lines(bobs) == []
     for communicator in (anns, bobs):
+        await communicator.disconnect()
+
+
+@override_settings(CHAT_HIDDEN_WORDS=["potato"])
+async def test_a_held_message_a_moderator_releases_then_reaches_the_opponent():
+    game = await database_sync_to_async(started_game)()
+    anns, bobs = [await joined(game, u) for u in (game.seat0, game.seat1)]
+    await database_sync_to_async(chat.post)(game, game.seat0, "players", "potato head")
+    assert len(await chat_lines(anns)) == 1
+    assert await chat_lines(bobs) == []
+
+    def release():
+        moderator = make_user("mod")
+        report = Report.objects.get(message__text="potato head")
+        moderation.decide(report, moderator, Report.Outcome.RELEASED, "a vegetable")
+
+    await database_sync_to_async(release)()
+    (to_bob,) = await chat_lines(bobs)
+    assert "potato head" in to_bob
+    assert "waiting for a moderator" not in to_bob
+    for communicator in (anns, bobs):
+        await communicator.disconnect()
+
+
+async def test_a_watchers_socket_reads_nothing_for_a_line_of_the_players_room(monkeypatch):
+    """A flood in the players' room costs its watchers' sockets nothing: the announcement says
+    whose room it is. (The message's read is spied on, not replaced.)"""
+    game = await database_sync_to_async(started_game)()
+    carl = await database_sync_to_async(make_user)("carl")
+    anns, bobs, carls = [await joined(game, u) for u in (game.seat0, game.seat1, carl)]
+    read = []
+    message_row = live_chat.message_row
+    monkeypatch.setattr(
+        live_chat, "message_row", lambda *args: read.append(args) or message_row(*args)
+    )
+
+    for line in ("one", "two", "three"):
+        await database_sync_to_async(chat.post)(game, game.seat0, "players", line)
+
+    assert len(await chat_lines(bobs)) == 3
+    assert len(await chat_lines(anns)) == 3
+    assert await chat_lines(carls) == []
+    assert len(read) == 6  # Ann's and Bob's sockets, each line; Carl's none
+    for communicator in (anns, bobs, carls):
         await communicator.disconnect()
 
 

@@ -143,6 +143,15 @@ def test_five_messages_at_once_then_a_clear_refusal(table):
     assert say(bob, game, "calm down").status_code == 302  # the limit is Ann's, not the game's
 
 
+def test_a_line_costs_a_bounded_number_of_queries(table, django_assert_max_num_queries):
+    """The session, the player, their settings, the game, may they write (a computer, a mute,
+    the chat off), the day's count, and the line stored: the word filter's list is the cache's."""
+    game, ann, _bob, _carl = table
+    assert say(ann, game, "the list is read once", htmx=True).status_code == 200
+    with django_assert_max_num_queries(11):
+        assert say(ann, game, "a line like any other", htmx=True).status_code == 200
+
+
 def test_a_player_told_to_wait_is_answered_at_once_until_they_may_write_again(
     table, django_assert_max_num_queries
 ):
@@ -327,6 +336,19 @@ def test_a_word_added_in_the_admin_is_filtered_too(table):
     game, ann, bob, _carl = table
     say(ann, game, "CHEATER!")
     assert "CHEATER!" not in page(bob, game)
+
+
+def test_the_admins_list_is_read_afresh_once_a_word_is_added_or_taken_off(table):
+    from games.models import HiddenWord
+
+    game, ann, bob, _carl = table
+    say(ann, game, "a first line: the list is read and kept")
+    word = HiddenWord.objects.create(word="swindler")
+    say(ann, game, "you swindler")
+    assert "you swindler" not in page(bob, game)
+    word.delete()
+    say(ann, game, "the swindler again")
+    assert "the swindler again" in page(bob, game)
 
 
 def test_forget_deletes_a_players_messages_and_their_data_lists_them(table):
