@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from functools import wraps
 
 from django.core.signals import request_finished
+from django.db import InterfaceError, OperationalError
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 USER_ID: ContextVar[int | None] = ContextVar("user_id", default=None)
@@ -58,9 +59,15 @@ class RequestContext:
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         # Nearly every view asks for the user anyway (every page's header does): asking here
-        # first costs those no query more.
+        # first costs those no query more. A database that does not answer leaves the lines
+        # without the user: the view meets it in its turn and is answered 503, never a 500 here
+        # (an exception out of process_view would skip the middleware that answers it).
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        try:
+            signed_in = user is not None and user.is_authenticated
+        except (OperationalError, InterfaceError):
+            return
+        if signed_in:
             USER_ID.set(user.pk)
 
 

@@ -14,7 +14,6 @@ from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
@@ -24,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import PlayerSettings
 from games.play.vacation import settings_for
+from games.web.middleware import DATABASE_AWAY
 
 ZONE_COOKIE = "tz"
 
@@ -74,7 +74,7 @@ class PlayerLocale:
         try:
             signed_in = user is not None and user.is_authenticated
             prefs = PlayerSettings.of(user) if signed_in else None
-        except (OperationalError, InterfaceError):
+        except DATABASE_AWAY:
             # The database is away (restarting): the browser's language, and the view meets the
             # database in its turn and is answered 503 (DatabaseUnavailable), never a 500 here.
             prefs = None

@@ -92,11 +92,14 @@ def compact_html(get_response):
     return middleware
 
 
+# What a database that does not answer raises (restarting, failed over, a lock held too long).
+DATABASE_AWAY = (OperationalError, InterfaceError)
+
+
 class DatabaseUnavailable:
-    """A request that meets a database that does not answer (restarting, failed over, a lock
-    held too long) is answered 503 with a page that says so and that nothing was changed (its
-    transaction was rolled back), instead of a server error. The page is drawn without a
-    query."""
+    """A view that meets a database that does not answer is answered 503 (``database_away``)
+    instead of a server error. Middleware that reads the user before the view catches it
+    itself: this one hears only of the view's exceptions."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -105,11 +108,16 @@ class DatabaseUnavailable:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError | InterfaceError):
+        if not isinstance(exception, DATABASE_AWAY):
             return None
-        log.warning(
-            "the database did not answer %s %s: %s", request.method, request.path, exception
-        )
-        response = HttpResponse(render_to_string("503.html"), status=503)
-        response["Retry-After"] = "5"
-        return response
+        return database_away(request, exception)
+
+
+def database_away(request, error: Exception) -> HttpResponse:
+    """The answer to a request that met a database that does not answer: 503, with a page that
+    says so and that nothing was changed (its transaction was rolled back), drawn without a
+    query."""
+    log.warning("the database did not answer %s %s: %s", request.method, request.path, error)
+    response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = "5"
+    return response

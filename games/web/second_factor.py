@@ -36,6 +36,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from games import audit
 from games.web.accounts import next_page
+from games.web.middleware import DATABASE_AWAY, database_away
 from games.web.ratelimit import spend
 
 GUARDED = "/admin/"
@@ -51,12 +52,14 @@ def staff_second_factor(get_response: Callable) -> Callable:
     second factor's page, and back once it has."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(GUARDED):
+            return get_response(request)
         user = request.user
-        if (
-            request.path.startswith(GUARDED)
-            and needs_second_factor(user)
-            and not user.is_verified()
-        ):
+        try:
+            unverified = needs_second_factor(user) and not user.is_verified()
+        except DATABASE_AWAY as error:
+            return database_away(request, error)  # never the page unasked: 503, not a 500
+        if unverified:
             return redirect(f"{reverse('second-factor')}?{urlencode({'next': request.path})}")
         return get_response(request)
 

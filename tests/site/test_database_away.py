@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
-from factories import client_for, first_legal, started_game
+from factories import client_for, first_legal, make_user, started_game
 
 from games.models import Action, PlayerSettings
 from games.play import states
@@ -49,6 +50,43 @@ def test_a_page_whose_reader_cannot_be_looked_up_is_told_so_too(monkeypatch):
     assert "nothing was changed" in response.text
 
 
+def test_a_session_that_cannot_be_read_before_the_view_is_a_503_not_a_500(monkeypatch):
+    """Found by `make chaos`: the session read by the middleware that names the user in the
+    logs, before the view, met a closed connection and was a 500."""
+    game = started_game()
+    player = client_for(game.seat0)
+
+    def away(store):
+        raise OperationalError("the connection is closed")
+
+    monkeypatch.setattr(SessionStore, "load", away)
+    page = player.get(game.get_absolute_url())
+    move = player.post(
+        f"/games/{game.pk}/act/",
+        {"action": json.dumps(first_legal(game)), "seq": 0},
+        HTTP_HX_REQUEST="true",
+    )
+    for response in (page, move):
+        assert response.status_code == 503
+        assert "nothing was changed" in response.text
+    assert Action.objects.filter(game=game).count() == 0
+
+
+def test_a_staff_session_that_cannot_be_read_reaches_no_admin_page(monkeypatch):
+    staff = make_user("warden")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client = client_for(staff)
+
+    def away(store):
+        raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(SessionStore, "load", away)
+    response = client.get("/admin/")
+    assert response.status_code == 503
+    assert "nothing was changed" in response.text
+
+
 def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tmp_path):
     """A 500 met once in a while in CI says where it was raised the first time (`make chaos`
     prints what the daphnes logged of it); a socket's exception is not a request's 500."""
@@ -57,14 +95,16 @@ def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tm
     (tmp_path / "daphne-1.log").write_text(
         "Internal Server Error: /games/8/act/\n"
         "Traceback (most recent call last):\n"
-        '  File "psycopg/cursor.py", line 117, in execute\n'
+        '  File "/venv/site-packages/psycopg/cursor.py", line 117, in execute\n'
         "psycopg.OperationalError: consuming input failed\n"
         "\tThis probably means the server terminated abnormally\n"
         "\n"
         "The above exception was the direct cause of the following exception:\n"
         "\n"
         "Traceback (most recent call last):\n"
-        '  File "games/web/views.py", line 10, in act\n'
+        '  File "/site/games/web/views.py", line 10, in act\n'
+        "    x()\n"
+        '  File "/venv/site-packages/django/db/utils.py", line 91, in __exit__\n'
         "django.db.utils.InternalError: the connection is lost\n"
         '127.0.0.1:41466 - - [27/Nov/2026:10:39:19] "POST /games/8/act/" 500 612\n'
         "could not announce game 7 seq 47\n"
@@ -76,8 +116,12 @@ def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tm
         '  File "channels/consumer.py", line 74, in dispatch\n'
         "ValueError: the socket's\n"
     )
+    (tmp_path / "daphne-2.log").write_text(
+        (tmp_path / "daphne-1.log").read_text()  # logged twice: told once
+    )
     (told,) = server_errors(tmp_path)
-    assert told.splitlines()[0] == "Internal Server Error: /games/8/act/"
-    assert 'File "games/web/views.py", line 10, in act' in told
-    assert told.splitlines()[-1] == "django.db.utils.InternalError: the connection is lost"
-    assert "redis" not in told
+    assert told.splitlines() == [
+        "Internal Server Error: /games/8/act/",
+        'File "/site/games/web/views.py", line 10, in act',  # the site's own line, not Django's
+        "django.db.utils.InternalError: the connection is lost",
+    ]

@@ -299,8 +299,8 @@ def setup(env: dict, games: int, late: int) -> dict:
 def server_errors(folder: Path) -> list[str]:
     """Each 500 the daphnes logged, Django's ("Internal Server Error") and daphne's own (an
     exception out of the application while it served a request, not a socket), shortened to
-    where it was raised and what it was."""
-    found = []
+    the site's own lines it went through and what it was; once each."""
+    found: list[str] = []
     for log in sorted(folder.glob("daphne-*.log")):
         lines = log.read_text(errors="replace").splitlines()
         starts = [n for n, line in enumerate(lines) if SERVER_ERROR.match(line)] + [len(lines)]
@@ -310,8 +310,11 @@ def server_errors(folder: Path) -> list[str]:
                 continue  # a socket's consumer: the page reconnects and catches up
             block = _first_traceback(block)
             places = [line.strip() for line in block if line.startswith("  File ")]
+            ours = [place for place in places if "site-packages" not in place]
             raised = [line for line in block[1:] if EXCEPTION_LINE.match(line)]
-            found.append("\n".join([block[0], *places[-3:], *raised[-1:]]))
+            told = "\n".join([block[0], *(ours or places)[-3:], *raised[-1:]])
+            if told not in found:  # Django logs a request's 500 twice under daphne
+                found.append(told)
     return found
 
 
