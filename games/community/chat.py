@@ -284,22 +284,27 @@ def next_in(wait: float) -> str:
 BUCKET = "chat-bucket:{}"  # when a player's bucket of messages is full again (a POSIX time)
 
 
-HIDDEN_WORDS = "chat-hidden-words"  # the admin's list, in the cache shared by every process
+HIDDEN_WORDS = "chat-hidden-words"  # the admin's list, in the site's cache (Redis: every process's)
+HIDDEN_WORDS_KEPT = 300  # seconds: a list changed behind the admin's back (a restore) is read again
 
 
 def hidden_words() -> set[str]:
-    """The word filter's list: the setting's and the admin's (read from the database once,
-    then from the cache until the admin changes it)."""
+    """The word filter's list: the setting's and the admin's (read from the database, then
+    from the cache until the admin changes it, or for five minutes at most)."""
     kept = cache.get(HIDDEN_WORDS)
     if kept is None:
         kept = sorted(w.lower() for w in HiddenWord.objects.values_list("word", flat=True))
-        cache.set(HIDDEN_WORDS, kept, timeout=None)
+        cache.set(HIDDEN_WORDS, kept, timeout=HIDDEN_WORDS_KEPT)
     return {w.lower() for w in settings.CHAT_HIDDEN_WORDS} | set(kept)
 
 
 def on_hidden_word_changed(**_facts) -> None:
-    """A word added to the admin's list, changed or taken off: read again at the next line."""
+    """A word added to the admin's list, changed or taken off: read again at the next line.
+    Forgotten at once, and again once the admin's change commits: a line posted in between
+    would read the list before the change and keep it. (Without Redis each process has a cache
+    of its own, and the others read the change within HIDDEN_WORDS_KEPT.)"""
     cache.delete(HIDDEN_WORDS)
+    transaction.on_commit(lambda: cache.delete(HIDDEN_WORDS))
 
 
 def _catches(text: str) -> bool:

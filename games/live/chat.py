@@ -43,6 +43,7 @@ def message_row(message_id: int, held: bool) -> ChatMessage | None:
     key = (message_id, held)
     with _messages_lock:
         if key in _messages:
+            _messages.move_to_end(key)
             return _messages[key]
     message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
     with _messages_lock:

@@ -242,7 +242,9 @@ class GameConsumer(CountedConsumer):
         to read."""
         user = self.scope["user"]
         message = live_chat.message_row(message_id, held)
-        if message is None or not chat.shows_to(message, user):
+        if message is None or message.game_id != self.game_id:
+            return ""  # gone, or (ids given again after a restore) another game's
+        if not chat.shows_to(message, user):
             return ""
         if not chat.chat_on(message.game, user):
             return ""

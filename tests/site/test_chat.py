@@ -351,6 +351,23 @@ def test_the_admins_list_is_read_afresh_once_a_word_is_added_or_taken_off(table)
     assert "the swindler again" in page(bob, game)
 
 
+def test_a_list_read_while_the_admins_change_commits_is_not_kept(
+    table, django_capture_on_commit_callbacks
+):
+    """Another process's line read the list before the change committed, and kept it: the
+    commit forgets it again."""
+    from django.core.cache import cache
+
+    from games.models import HiddenWord
+
+    game, ann, bob, _carl = table
+    with django_capture_on_commit_callbacks(execute=True):
+        HiddenWord.objects.create(word="swindler")
+        cache.set(chat.HIDDEN_WORDS, [], timeout=None)  # the list as it was, read meanwhile
+    say(ann, game, "you swindler")
+    assert "you swindler" not in page(bob, game)
+
+
 def test_forget_deletes_a_players_messages_and_their_data_lists_them(table):
     game, ann, bob, _carl = table
     say(ann, game, "first")

@@ -8,6 +8,9 @@ import json
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.models import Device
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from factories import client_for, first_legal, make_user, started_game
 
 from games.models import Action, PlayerSettings
@@ -87,6 +90,27 @@ def test_a_staff_session_that_cannot_be_read_reaches_no_admin_page(monkeypatch):
     assert "nothing was changed" in response.text
 
 
+def test_a_staff_session_whose_second_factor_cannot_be_read_reaches_no_admin_page(monkeypatch):
+    """The session and the account read, the device that confirmed the second factor not."""
+    staff = make_user("warden")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    device = TOTPDevice.objects.create(user=staff, name="phone", confirmed=True)
+    client = client_for(staff)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    assert client.get("/admin/").status_code == 200  # verified: the admin opens
+
+    def away(cls, persistent_id, for_verify=False):
+        raise OperationalError("the connection is closed")
+
+    monkeypatch.setattr(Device, "from_persistent_id", classmethod(away))
+    response = client.get("/admin/")
+    assert response.status_code == 503
+    assert "nothing was changed" in response.text
+
+
 def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tmp_path):
     """A 500 met once in a while in CI says where it was raised the first time (`make chaos`
     prints what the daphnes logged of it); a socket's exception is not a request's 500."""
@@ -102,10 +126,10 @@ def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tm
         "The above exception was the direct cause of the following exception:\n"
         "\n"
         "Traceback (most recent call last):\n"
-        '  File "/site/games/web/views.py", line 10, in act\n'
-        "    x()\n"
+        '  File "/site/basilica_site/logs.py", line 63, in process_view\n'
+        "    if user is not None and user.is_authenticated:\n"
         '  File "/venv/site-packages/django/db/utils.py", line 91, in __exit__\n'
-        "django.db.utils.InternalError: the connection is lost\n"
+        "django.db.utils.OperationalError: the connection is closed\n"
         '127.0.0.1:41466 - - [27/Nov/2026:10:39:19] "POST /games/8/act/" 500 612\n'
         "could not announce game 7 seq 47\n"
         "Traceback (most recent call last):\n"
@@ -122,6 +146,6 @@ def test_chaos_tells_where_each_server_error_came_from_and_leaves_sockets_out(tm
     (told,) = server_errors(tmp_path)
     assert told.splitlines() == [
         "Internal Server Error: /games/8/act/",
-        'File "/site/games/web/views.py", line 10, in act',  # the site's own line, not Django's
-        "django.db.utils.InternalError: the connection is lost",
+        'File "/site/basilica_site/logs.py", line 63, in process_view',  # the site's, not Django's
+        "django.db.utils.OperationalError: the connection is closed",
     ]

@@ -86,12 +86,19 @@ class Command(BaseCommand):
             # Enough games that every player always has one to play: a game lasts some 90 moves.
             made = setup(env, options["games"] * 4, options["late"])
             made["in_flight"] = options["games"]
-            with Site(env, services.folder) as site:
-                report = asyncio.run(play_through_faults(site, services, made, options["seconds"]))
-                report["the sweep killed midway"] = sweep_killed_midway(site, services, made)
-            # What the servers logged of each 500, read before their folder goes: a fault met
-            # once in a while in CI must say where it came from the first time.
-            report["server errors"] = server_errors(services.folder)
+            try:
+                with Site(env, services.folder) as site:
+                    report = asyncio.run(
+                        play_through_faults(site, services, made, options["seconds"])
+                    )
+                    report["the sweep killed midway"] = sweep_killed_midway(site, services, made)
+            finally:
+                # What the servers logged of each 500, read before their folder goes (even when
+                # the run itself broke): a fault met once in a while in CI must say where it
+                # came from the first time.
+                logged = server_errors(services.folder)
+                for told in logged:
+                    self.stdout.write(f"a server error, as logged:\n{told}")
         self.say(report)
 
     def say(self, report: dict) -> None:
@@ -108,7 +115,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"{'fault':20}" + "".join(f"{c:>11}" for c in columns))
         for fault, figures in report.items():
-            if fault in ("the sweep killed midway", "server errors"):
+            if fault == "the sweep killed midway":
                 continue
             row = "".join(f"{figures.get(c, 0):>11}" for c in columns)
             errors = ", ".join(
@@ -128,12 +135,10 @@ class Command(BaseCommand):
             "doubt (the page then reads the game as it is); missed: pushes not heard within "
             f"{PUSH_WAIT:.0f} s; recovered: those the page found by looking for itself"
         )
-        for logged in report["server errors"]:
-            self.stdout.write(f"a server error, as logged:\n{logged}")
         failed = [
             fault
             for fault, figures in report.items()
-            if fault not in ("the sweep killed midway", "server errors")
+            if fault != "the sweep killed midway"
             and (figures.get("lost") or figures.get("doubled") or figures.get("errors"))
         ]
         sweep = report["the sweep killed midway"]
@@ -334,7 +339,7 @@ def _first_traceback(block: list[str]) -> list[str]:
 
 
 SERVER_ERROR = re.compile(r"(Internal Server Error|Exception inside application):")
-EXCEPTION_LINE = re.compile(r"[\w.]+: ")
+EXCEPTION_LINE = re.compile(r"[\w.]+(: |$)")  # "KeyError: 'seat'", or a bare "Http404"
 
 
 # -- the site: two daphnes and the worker -------------------------------------------------------
