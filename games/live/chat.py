@@ -2,9 +2,9 @@
 viewer may read it, and renders it in their language (``GameConsumer.chat_posted``).
 
 The announcement carries what the room's rules ask of a message (its room, its author, whether
-it is held back), so that a socket whose viewer may not read it
-drops it without a query or a worker thread: a watcher's socket, for every line of the players'
-room. The message's row is read once in this process for the sockets that draw it.
+it is held back), so that a socket whose viewer may not read it drops it without a query or a
+worker thread: a watcher's socket, for every line of the players' room. The message's row is
+read once in this process for the sockets that draw it.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ def facts_of(message: ChatMessage) -> dict:
 
 
 _MESSAGES_MAX = 256
-_messages: OrderedDict[tuple[int, bool], ChatMessage | None] = OrderedDict()
+_messages: OrderedDict[tuple[int, bool | None], ChatMessage | None] = OrderedDict()
 _messages_lock = Lock()
 
 
-def message_row(message_id: int, held: bool) -> ChatMessage | None:
+def message_row(message_id: int, held: bool | None) -> ChatMessage | None:
     """The message, with its game and author, read once in this process for every socket that
     draws it; ``held`` as its announcement said (a held message released by a moderator is
     announced again, and read again)."""
