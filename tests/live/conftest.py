@@ -17,10 +17,12 @@ def fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def fresh_pushes():
-    pushes.forget_rendered()
-    pushes.forget_sockets()
-    chat.forget_messages()
+    forget_process_state()
     yield
+    forget_process_state()
+
+
+def forget_process_state() -> None:
     pushes.forget_rendered()
     pushes.forget_sockets()
     chat.forget_messages()
