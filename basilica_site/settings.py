@@ -148,10 +148,14 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # A socket's receive is a blocking pop that Redis ends after 5 s with nothing
+    # (RedisChannelLayer.brpop_timeout). redis-py 8 gives every read a 5 s timeout by default,
+    # which fires first: every socket quiet for 5 s (a correspondence game's) would be cut off
+    # and reconnect. Reads wait longer than the pop, and a Redis that hangs is still noticed.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }
     CACHES = {

@@ -92,6 +92,31 @@ def site_env(database_url, redis_url):
     return env, facts
 
 
+NEW_GAME = """
+import json
+from django.contrib.auth.models import User
+from games.play import services, states
+from games.engine import basilica as engine
+ann, bob = User.objects.get(username="ann"), User.objects.get(username="bob")
+game = services.create_game(ann, services.GameSettings(options={"edition": "2010"}, first="me"))
+game = services.accept_game(game, bob)
+print(json.dumps({"game": game.pk, "move": engine.legal_actions(states.load_state(game))[0].to_json()}))
+"""
+
+
+def new_game(env: dict) -> dict:
+    """A fresh game between ann and bob, at its first move (ann's)."""
+    made = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", NEW_GAME],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(made.stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
 def two_daphnes(site_env):
     env, facts = site_env
@@ -124,7 +149,9 @@ def post_move(port: int, game: int, session: str, move: dict, seq: int) -> int:
         return response.status
 
 
-async def watch_then_move(ports, facts) -> str:
+async def watch_then_move(ports, facts, quiet: float = 0) -> str:
+    """Bob's socket opened on one process; ``quiet`` seconds later, Ann's move posted through the
+    other; the first push Bob's socket then receives."""
     import websockets
 
     watch_port, move_port = ports
@@ -139,6 +166,7 @@ async def watch_then_move(ports, facts) -> str:
     ) as bobs_socket:
         hello = json.loads(await asyncio.wait_for(bobs_socket.recv(), 10))
         assert hello == {"type": "seq", "seq": 0, "status": "active"}
+        await asyncio.sleep(quiet)
         status = await asyncio.to_thread(
             post_move, move_port, game, facts["sessions"]["ann"], facts["move"], 0
         )
@@ -156,6 +184,19 @@ def test_a_move_through_one_daphne_is_pushed_by_the_other(two_daphnes):
     push = asyncio.run(watch_then_move(ports, facts))
     assert 'data-seq="1"' in push
     assert 'id="board"' in push
+
+
+def test_a_socket_quiet_for_longer_than_redis_waits_still_hears_the_next_move(
+    two_daphnes, site_env
+):
+    """A correspondence player's page sits quiet for minutes. Its socket's wait on Redis (a
+    blocking pop that Redis ends after 5 s) must not be cut short by the client's own read
+    timeout, which would close the socket and make the page reconnect every few seconds."""
+    ports, _facts = two_daphnes
+    env, facts = site_env
+    game = new_game(env)
+    push = asyncio.run(watch_then_move(ports, {**facts, **game}, quiet=7))
+    assert 'data-seq="1"' in push
 
 
 def profile_page(port: int, name: str) -> str:
