@@ -148,14 +148,21 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # A socket's receive is a blocking pop that Redis ends after 5 s with nothing
-    # (RedisChannelLayer.brpop_timeout). redis-py 8 gives every read a 5 s timeout by default,
-    # which fires first: every socket quiet for 5 s (a correspondence game's) would be cut off
-    # and reconnect. Reads wait longer than the pop, and a Redis that hangs is still noticed.
+    # - A socket's receive is a blocking pop that Redis ends after 5 s with nothing
+    #   (RedisChannelLayer.brpop_timeout). redis-py 8 gives every read a 5 s timeout by default,
+    #   which fired first: every socket quiet for 5 s (a correspondence game's) was cut off and
+    #   reconnected. Reads wait longer than the pop; a Redis that hangs is still noticed.
+    # - All the sockets of one process share one Redis list, and a push finding it full is
+    #   dropped without a word: 100 (the default) is one busy daphne a few seconds behind. A
+    #   late push still lands; a dropped one leaves its pages a move behind until the next. The
+    #   pushes are small announcements (each socket draws its own page), so 2000 weigh little.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "capacity": 2000,
+            },
         }
     }
     CACHES = {
