@@ -9,6 +9,7 @@ from games.ratings import views as ratings
 from games.web import (  # noqa: F401 - converters: <username:>
     accounts,
     calendar_feed,
+    chat,
     close_account,
     converters,
     friends,
@@ -49,6 +50,7 @@ urlpatterns = [
     path("players/<username:username>/block/", friends.block, name="block"),
     path("players/<username:username>/unblock/", friends.unblock, name="unblock"),
     path("players/<username:username>/invite/", friends.invite, name="invite"),
+    path("players/<username:username>/report/", chat.report_player, name="report-player"),
     path("following/", friends.following, name="following"),
     path("players/<username:username>/history.csv", history.history_csv, name="history-csv"),
     path("ratings/", ratings.leaderboards, name="leaderboards"),

@@ -39,9 +39,10 @@ class ReportRefused(Exception):
 
 @dataclass(frozen=True)
 class Subject:
-    """What is reported: a message (its author and game), a player in a game, or a game."""
+    """What is reported: a message (its author and game), a player in a game, a game, or a
+    player from their profile (no game)."""
 
-    game: Game
+    game: Game | None
     player: object | None = None
     message: ChatMessage | None = None
 
@@ -68,6 +69,13 @@ def subject_of(game: Game, user, message_id: str = "", player_name: str = "") ->
     seat = game.seat_of(user)
     opponent = game.player(1 - seat) if seat is not None else None
     return Subject(game=game, player=opponent)
+
+
+def player_subject(user, person) -> Subject:
+    """A player reported from their profile (a name, something they do outside one game)."""
+    if person.pk == user.pk:
+        raise ReportRefused(_("You cannot report yourself."))
+    return Subject(game=None, player=person)
 
 
 def _int(text: str) -> int:

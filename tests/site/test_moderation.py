@@ -8,11 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, Report, Sanction
-from games.play import services
+from games.play import closing, services
 from tests.site.factories import (
     client_for,
     first_legal,
@@ -245,3 +247,53 @@ def test_staff_who_are_not_moderators_cannot_decide(quarrel):
     assert decide(clerk, report, outcome="dismissed", reason="").status_code == 403
     report.refresh_from_db()
     assert report.outcome == ""
+
+
+def test_a_player_is_reported_from_their_profile_and_the_moderator_sees_who():
+    ann, bob = make_user("ann"), make_user("bob")
+    anns = client_for(ann)
+    profile = anns.get(reverse("profile", args=["bob"])).content.decode()
+    form_url = reverse("report-player", args=["bob"])
+    assert form_url in profile
+    form = anns.get(form_url).content.decode()
+    assert "The player bob" in form
+    assert 'name="player"' not in form  # the address names the player: nothing to forge
+    assert 'name="message"' not in form
+    refused = anns.post(form_url, {"reason": "nonsense"})
+    assert refused.status_code == 400
+    assert "Choose a reason" in refused.content.decode()
+    assert not Report.objects.exists()
+    sent = anns.post(form_url, {"reason": "abuse", "text": "his name is an insult"})
+    assert sent["Location"] == reverse("profile", args=["bob"])
+    assert "a moderator will look at your report" in anns.get(sent["Location"]).content.decode()
+    report = Report.objects.get()
+    assert (report.reporter, report.reported, report.game, report.message) == (ann, bob, None, None)
+
+    staff = staff_client_for(make_staff())
+    queue = staff.get(reverse("admin:games_report_changelist")).content.decode()
+    assert reverse("admin:games_report_decide", args=[report.pk]) in queue
+    page = staff.get(reverse("admin:games_report_decide", args=[report.pk])).content.decode()
+    assert "his name is an insult" in page
+    assert reverse("profile", args=["bob"]) in page
+    assert decide(staff, report, outcome="warned", reason="choose another name").status_code == 302
+    assert Sanction.objects.get().user == bob
+
+
+def test_a_profile_report_is_not_for_oneself_nor_a_visitor_nor_a_closed_account():
+    ann, carl = make_user("ann"), make_user("carl")
+    anns = client_for(ann)
+    own = reverse("report-player", args=["ann"])
+    assert own not in anns.get(reverse("profile", args=["ann"])).content.decode()
+    told = anns.post(own, {"reason": "abuse"}, follow=True).content.decode()
+    assert "You cannot report yourself." in told
+
+    visitor = Client()
+    assert own not in visitor.get(reverse("profile", args=["ann"])).content.decode()
+    assert visitor.post(own, {"reason": "abuse"})["Location"].startswith(reverse("login"))
+
+    closing.close_account(carl)
+    closed_name = User.objects.get(pk=carl.pk).username
+    gone = anns.post(reverse("report-player", args=[closed_name]), {"reason": "abuse"})
+    assert gone.status_code == 404
+    assert anns.get(reverse("report-player", args=["nobody"])).status_code == 404
+    assert not Report.objects.exists()
