@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import time
 from urllib.parse import parse_qs
@@ -41,7 +42,10 @@ from games.web.locale import locale_of_socket
 # refuses the protocol's 1008 from a server, and the close then fails as an error (1011).
 CLOSE_TALKED = 4008  # the client sent something: the page never does (1008's meaning)
 CLOSE_TOO_MANY = 4029  # its owner holds as many sockets as anyone needs (HTTP's 429)
+logger = logging.getLogger(__name__)
+
 SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)
+GROUP_EXPIRY = 86400  # seconds: the channel layers' own default, for a layer that names none
 
 
 def _watchable(game_id: int, user) -> Game | None:
@@ -67,6 +71,8 @@ class CountedConsumer(AsyncWebsocketConsumer):
     owner: tuple | None = None  # whom this socket counts against, while it counts
     page = ""  # what the socket serves, as the figure of open sockets names it
     stamping: asyncio.Task | None = None  # the stamps of its player's presence, while it lives
+    joined: tuple[str, ...] = ()  # the groups it hears, joined again while it lives
+    rejoining: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         # Whatever way the socket ends (refused, closed by either side, an error in a handler,
@@ -76,6 +82,7 @@ class CountedConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             self.release()
+            self.stop_rejoining()
             await self.gone()
 
     async def counted(self, user) -> bool:
@@ -100,6 +107,37 @@ class CountedConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(presence.EVERY)
             await database_sync_to_async(presence.touch)(user)
+
+    async def join(self, group: str) -> None:
+        """Hear ``group`` for as long as the socket lives. The channel layer forgets a member
+        after its ``group_expiry`` (a day) unless it joins again, while a correspondence game's
+        page may stay open for days: without a word, it would hear no move after the first day.
+        So the socket joins again, four times in every such period."""
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.joined = (*self.joined, group)
+        if self.rejoining is None:
+            self.rejoining = asyncio.ensure_future(self.stay_joined())
+
+    async def leave(self, group: str) -> None:
+        self.joined = tuple(g for g in self.joined if g != group)
+        if not self.joined:
+            self.stop_rejoining()
+        await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def stay_joined(self) -> None:
+        every = getattr(self.channel_layer, "group_expiry", GROUP_EXPIRY) / 4
+        while True:
+            await asyncio.sleep(every)
+            for group in self.joined:
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except Exception:  # Redis away a moment: the next round joins again
+                    logger.warning("socket %s could not join %s again", self.channel_name, group)
+
+    def stop_rejoining(self) -> None:
+        rejoining, self.rejoining = self.rejoining, None
+        if rejoining is not None:
+            rejoining.cancel()
 
     async def gone(self) -> None:
         """The socket closed: its player was last seen now (once, however it closed)."""
@@ -158,7 +196,7 @@ class GameConsumer(CountedConsumer):
         self.present: dict[str, int] = {}  # other players' channels on this page -> their seat
         self.seen_at: float | None = None
         self.against_computer = False  # the opponent plays from the server, never on a page
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
         if self.seat is not None:
             await database_sync_to_async(self.player_arrived)(game)
@@ -170,7 +208,7 @@ class GameConsumer(CountedConsumer):
         """A waiting page's socket: told only the game's status, now and at each change (its
         acceptance or its cancellation), never a board; it takes no part in presence."""
         self.waiting = True
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
         await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
 
@@ -181,7 +219,7 @@ class GameConsumer(CountedConsumer):
         if self.seat is not None and not self.waiting:
             await database_sync_to_async(notify.seen)(self.scope["user"], self.game_id)
             await self.group_event("presence.left")
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave(self.group)
 
     # -- events from the group ---------------------------------------------------------------
 
@@ -346,7 +384,7 @@ class ListConsumer(CountedConsumer):
         if not await self.counted(user):
             return
         self.group = lobby.group_name(self.which)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
         # A change between the page's drawing and now (its first moments, or a connection lost
         # and found again) reached no socket of this page: the page asks once.
@@ -356,7 +394,7 @@ class ListConsumer(CountedConsumer):
     async def disconnect(self, code: int) -> None:
         self.release()
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave(self.group)
 
     async def list_changed(self, event: dict) -> None:
         await self.send_notice({"type": "changed", "list": self.which})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -206,3 +207,25 @@ async def test_the_player_who_offered_a_rematch_is_pushed_its_link_when_it_is_ac
     html = await receive_until(anns, lambda m: is_html(m) and link in m)
     assert "waiting for your opponent" not in html
     await anns.disconnect()
+
+
+async def test_a_page_open_longer_than_the_layer_remembers_its_group_still_hears_moves(settings):
+    """A channel layer forgets a group's member after ``group_expiry`` (a day), and a
+    correspondence player may keep a game's page open for days: their socket joins again while
+    it lives. Here the layer forgets after 2 s, and Bob's page waits 3.5 s for Ann's move."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"group_expiry": 2},
+        }
+    }
+    game = await database_sync_to_async(started_game)()
+    bobs = socket(game.pk, await database_sync_to_async(session_cookie)(game.seat1))
+    assert (await bobs.connect())[0]
+    await receive_until(bobs, lambda m: json.loads(m).get("type") == "seq")
+    await asyncio.sleep(3.5)
+
+    move = await database_sync_to_async(first_move)(game)
+    await database_sync_to_async(services.submit_action)(game, game.seat0, move, 0)
+    assert 'data-seq="1"' in await receive_until(bobs, is_html)
+    await bobs.disconnect()
