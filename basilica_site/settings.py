@@ -409,6 +409,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The records of logins (address and browser of each, failed ones, lock-outs) are kept this many
+# days, then cleared by the daily upkeep (games.upkeep), as the sessions past their expiry are.
+LOGIN_RECORDS_DAYS = int(os.environ.get("LOGIN_RECORDS_DAYS", "90"))
 
 # Per address: (requests, seconds). See games.ratelimit.
 RATE_LIMITS = {

@@ -30,6 +30,7 @@ from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 from huey.signals import SIGNAL_INTERRUPTED
 from huey.utils import load_class
 
+from games import upkeep as upkeep_work
 from games.correspondence import notify
 from games.models import Computer, Game
 from games.play import analysis, computer, services
@@ -312,6 +313,16 @@ def send_held_emails() -> None:
     may begin at a quarter past an hour of UTC."""
     if first_to_claim("held-emails", timedelta(minutes=15)):
         notify.send_held()
+
+
+@db_periodic_task(crontab(minute="40", hour="3"))
+def upkeep() -> None:
+    """Daily, at a quiet hour: the expired sessions and the old records of logins cleared."""
+    if first_to_claim("upkeep", timedelta(days=1)):
+        log.info(
+            "upkeep: %(sessions)s sessions and %(login records)s login records cleared",
+            upkeep_work.clear_expired(),
+        )
 
 
 # -- what a committed change schedules (listeners of games.events) ------------------------------

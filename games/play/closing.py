@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 from django_otp import devices_for_user
 
-from games import audit, events
+from games import audit, events, upkeep
 from games.models import (
     CLOSED_PREFIX,
     ConditionalLine,
@@ -55,6 +55,7 @@ def _forget(user) -> None:
         rows.delete()
     for device in devices_for_user(user, confirmed=None):
         device.delete()
+    upkeep.forget_logins(user.username)  # before the name is gone: they are kept by name
 
 
 def _anonymise(user) -> None:

@@ -1,8 +1,10 @@
 """A player's own data, to download from Settings as one JSON file: their account, their
 settings, their games (with the addresses of their records), their private notes, their prepared
 lines still waiting, their ratings and each game's change of them, their vacations, the browsers
-they get notifications in and the emails sent to them. Only what is theirs: never another player's notes or lines, never a game's seed or invitation secret, never
-the secret of their calendar feed (a file downloaded is a file that gets passed around)."""
+they get notifications in, the emails sent to them and the records of their logins (when, from
+which address and browser). Only what is theirs: never another player's notes or lines, never a
+game's seed or invitation secret, never the secret of their calendar feed (a file downloaded is
+a file that gets passed around)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from basilica_site.compression import never_compressed
+from games import upkeep
 from games.community import chat, relations
 from games.models import (
     ConditionalLine,
@@ -57,6 +60,9 @@ def download(request: HttpRequest) -> HttpResponse:
             for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
         ],
         "chat": chat.messages_written_by(user),
+        "logins": [
+            {**record, "at": _moment(record["at"])} for record in upkeep.logins_of(user.username)
+        ],
         "relations": relations.relations_of(user),
         **_standing(user),
         **_correspondence(user),
