@@ -409,8 +409,10 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# The records of logins (address and browser of each, failed ones, lock-outs) are kept this many
-# days, then cleared by the daily upkeep (games.upkeep), as the sessions past their expiry are.
+# The records of logins (address and browser of each; each failed one and whether it locked the
+# name out, which axes keeps only when asked) are kept this many days, then cleared by the daily
+# upkeep (games.upkeep), as the sessions past their expiry are.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 LOGIN_RECORDS_DAYS = int(os.environ.get("LOGIN_RECORDS_DAYS", "90"))
 
 # Per address: (requests, seconds). See games.ratelimit.

@@ -12,6 +12,7 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -32,6 +33,14 @@ def is_closed(user) -> bool:
     if user is None:
         return False
     return (user if isinstance(user, str) else user.username).startswith(CLOSED_PREFIX)
+
+
+def open_account(username: str):
+    """The account called ``username``, unless there is none or it was closed (a closed
+    account's pages are gone with it)."""
+    if is_closed(username):
+        return None
+    return get_user_model().objects.filter(username=username).first()
 
 
 def player_name(user, missing: str = "?") -> str:

@@ -1,6 +1,7 @@
 """What the site keeps for a while only: sessions past their expiry, and the records of logins
-(the address and browser of each login, each failed one, each lock-out: django-axes' tables)
-after ``LOGIN_RECORDS_DAYS``. The task runner clears both once a day (``games.tasks.upkeep``).
+(the address and browser of each login, each failed one and whether it locked the name out:
+django-axes' tables) after ``LOGIN_RECORDS_DAYS``. The task runner clears both once a day
+(``games.tasks.upkeep``).
 
 A player's own records of logins are theirs: they are in the data they download, and they go
 with a closed account.
@@ -33,26 +34,28 @@ def clear_expired(now: datetime | None = None) -> dict[str, int]:
 def _clear_sessions(now: datetime) -> int:
     store = import_module(settings.SESSION_ENGINE).SessionStore
     if not hasattr(store, "get_model_class"):
-        store.clear_expired()  # a cache forgets by itself; a file store clears its own
+        # Not in the database: a cache forgets by itself, a file store clears its own (not
+        # counted), signed cookies expire in the browser.
+        store.clear_expired()
         return 0
     return store.get_model_class().objects.filter(expire_date__lt=now).delete()[0]
 
 
-def logins_of(username: str) -> list[dict]:
-    """The records of ``username``'s logins, newest first: when, from where, with what browser,
-    and whether it failed."""
-    records = [
-        *(
-            {"at": r.attempt_time, "address": r.ip_address, "browser": r.user_agent, "ok": True}
-            for r in AccessLog.objects.filter(username=username)
-        ),
-        *(
-            {"at": r.attempt_time, "address": r.ip_address, "browser": r.user_agent, "ok": False}
-            for model in (AccessFailureLog, AccessAttempt)  # kept when axes is told to; counted
-            for r in model.objects.filter(username=username)
-        ),
+def logins_of(user) -> list[dict]:
+    """The records of ``user``'s logins since their account began, newest first: when, from
+    which address and browser. A failed one says only when, and whether it locked the name out:
+    whoever typed the wrong password may not have been the player, and their address is not
+    the player's to have."""
+    since = {"username": user.username, "attempt_time__gte": user.date_joined}
+    logins = [
+        {"at": r.attempt_time, "address": r.ip_address, "browser": r.user_agent, "ok": True}
+        for r in AccessLog.objects.filter(**since)
     ]
-    return sorted(records, key=lambda record: record["at"], reverse=True)
+    failures = [
+        {"at": r.attempt_time, "ok": False, "locked_out": r.locked_out}
+        for r in AccessFailureLog.objects.filter(**since)
+    ]
+    return sorted([*logins, *failures], key=lambda record: record["at"], reverse=True)
 
 
 def forget_logins(username: str) -> None:

@@ -8,7 +8,6 @@ import csv
 from datetime import timedelta
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
@@ -22,7 +21,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games import kinds
-from games.models import CLOSED_PREFIX, Action, Game, player_name, result_words, termination_words
+from games.models import Action, Game, open_account, player_name, result_words, termination_words
 from games.web import errors
 
 PER_PAGE = 25
@@ -125,13 +124,7 @@ def history_row(game: Game, person) -> dict:
 
 @require_GET
 def history(request: HttpRequest, username: str) -> HttpResponse:
-    # A closed account's page is gone with it.
-    person = (
-        get_user_model()
-        .objects.filter(username=username)
-        .exclude(username__startswith=CLOSED_PREFIX)
-        .first()
-    )
+    person = open_account(username)
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     filters = HistoryFilter(request.GET)
@@ -151,13 +144,7 @@ def history(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def history_csv(request: HttpRequest, username: str) -> HttpResponse:
     """The whole filtered list, one game a line, for a spreadsheet."""
-    # A closed account's page is gone with it.
-    person = (
-        get_user_model()
-        .objects.filter(username=username)
-        .exclude(username__startswith=CLOSED_PREFIX)
-        .first()
-    )
+    person = open_account(username)
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     games = HistoryFilter(request.GET).apply(games_over(person, request.user), person)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import audit, events
 from games.community import chat
-from games.models import ChatMessage, Game, Report, Sanction
+from games.models import ChatMessage, Computer, Game, Report, Sanction
 from games.play import services
 from games.tournaments import entries as tournament_entries
 
@@ -75,6 +75,8 @@ def player_subject(user, person) -> Subject:
     """A player reported from their profile (a name, something they do outside one game)."""
     if person.pk == user.pk:
         raise ReportRefused(_("You cannot report yourself."))
+    if Computer.may_be(person):
+        raise ReportRefused(_("The computer plays by its program: it is no one to report."))
     return Subject(game=None, player=person)
 
 

@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import math
+import random
 import time
 from urllib.parse import parse_qs
 
@@ -42,10 +43,10 @@ from games.web.locale import locale_of_socket
 # refuses the protocol's 1008 from a server, and the close then fails as an error (1011).
 CLOSE_TALKED = 4008  # the client sent something: the page never does (1008's meaning)
 CLOSE_TOO_MANY = 4029  # its owner holds as many sockets as anyone needs (HTTP's 429)
-logger = logging.getLogger(__name__)
-
 SEEN_EVERY = 30  # seconds; well inside notify's window of "watching" (NOTIFY_WATCHING_SECONDS)
 GROUP_EXPIRY = 86400  # seconds: the channel layers' own default, for a layer that names none
+
+log = logging.getLogger(__name__)
 
 
 def _watchable(game_id: int, user) -> Game | None:
@@ -82,7 +83,7 @@ class CountedConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             self.release()
-            self.stop_rejoining()
+            await self.leave_all()
             await self.gone()
 
     async def counted(self, user) -> bool:
@@ -124,15 +125,29 @@ class CountedConsumer(AsyncWebsocketConsumer):
             self.stop_rejoining()
         await self.channel_layer.group_discard(group, self.channel_name)
 
+    async def leave_all(self) -> None:
+        """The groups a socket ended without leaving (an error in a handler): left, so that
+        no push waits in its process for a channel nobody reads."""
+        self.stop_rejoining()
+        for group in self.joined:
+            with contextlib.suppress(Exception):  # best-effort: the layer forgets it in a day
+                await self.leave(group)
+
     async def stay_joined(self) -> None:
+        # A little apart for each socket, so that those opened together (a restart's
+        # reconnections) do not all join again in the same moment.
         every = getattr(self.channel_layer, "group_expiry", GROUP_EXPIRY) / 4
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(every * random.uniform(0.9, 1.0))
             for group in self.joined:
+                if group not in self.joined:
+                    continue  # left while the group before was joined again
                 try:
                     await self.channel_layer.group_add(group, self.channel_name)
                 except Exception:  # Redis away a moment: the next round joins again
-                    logger.warning("socket %s could not join %s again", self.channel_name, group)
+                    log.warning(
+                        "socket %s could not join %s again", self.channel_name, group, exc_info=True
+                    )
 
     def stop_rejoining(self) -> None:
         rejoining, self.rejoining = self.rejoining, None

@@ -5,8 +5,9 @@ player's row, which is kept under a name nobody can sign up with (``CLOSED_PREFI
 and shown everywhere as "deleted player" (``games.models.player_name``). Their running games end
 as resignations through the one door of every resignation; seeks they opened are cancelled;
 what was only theirs (settings and calendar token, notes, prepared lines, browsers, emails sent,
-second-factor devices, ratings) is deleted; the email and the password go. ``account_closed`` is
-sent on commit so that other concerns forget their own rows.
+second-factor devices, ratings, the records of their logins) is deleted; the email and the
+password go. ``account_closed`` is sent on commit so that other concerns forget their own rows
+(the records of logins are kept by name, which is gone by then: they go here).
 """
 
 from __future__ import annotations

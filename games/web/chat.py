@@ -12,7 +12,6 @@ import math
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -23,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.community import chat, floods, moderation
-from games.models import CLOSED_PREFIX, ChatMessage, ChatRoom, Game
+from games.models import ChatMessage, ChatRoom, Game, open_account
 from games.web import errors
 from games.web.validation import body_at_most
 
@@ -153,7 +152,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         for p in (game.seat0, game.seat1)
         if p is not None and p != request.user and p != subject.player and not subject.message
     ]
-    return report_form(request, subject, game.get_absolute_url(), others)
+    return _report_form(request, subject, game.get_absolute_url(), others)
 
 
 @require_http_methods(["GET", "POST"])
@@ -162,12 +161,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
 def report_player(request: HttpRequest, username: str) -> HttpResponse:
     """Report a player from their profile: what they do outside one game (their name, their
     ways across games)."""
-    person = (
-        get_user_model()
-        .objects.filter(username=username)
-        .exclude(username__startswith=CLOSED_PREFIX)
-        .first()
-    )
+    person = open_account(username)
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     back = reverse("profile", args=[person.username])
@@ -176,10 +170,10 @@ def report_player(request: HttpRequest, username: str) -> HttpResponse:
     except moderation.ReportRefused as refusal:
         messages.error(request, refusal.message)
         return redirect(back)
-    return report_form(request, subject, back)
+    return _report_form(request, subject, back)
 
 
-def report_form(request: HttpRequest, subject, back: str, others=()) -> HttpResponse:
+def _report_form(request: HttpRequest, subject, back: str, others=()) -> HttpResponse:
     """The report form about ``subject`` (GET), or the report stored and the reporter sent
     ``back`` with a thank-you (POST); a refused report shows the form again with the reason."""
     context = {

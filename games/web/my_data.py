@@ -2,9 +2,9 @@
 settings, their games (with the addresses of their records), their private notes, their prepared
 lines still waiting, their ratings and each game's change of them, their vacations, the browsers
 they get notifications in, the emails sent to them and the records of their logins (when, from
-which address and browser). Only what is theirs: never another player's notes or lines, never a
-game's seed or invitation secret, never the secret of their calendar feed (a file downloaded is
-a file that gets passed around)."""
+which address and browser; a failed one, when only). Only what is theirs: never another
+player's notes or lines, never a game's seed or invitation secret, never the secret of their
+calendar feed (a file downloaded is a file that gets passed around)."""
 
 from __future__ import annotations
 
@@ -60,9 +60,7 @@ def download(request: HttpRequest) -> HttpResponse:
             for line in ConditionalLine.objects.filter(user=user).order_by("game_id", "pk")
         ],
         "chat": chat.messages_written_by(user),
-        "logins": [
-            {**record, "at": _moment(record["at"])} for record in upkeep.logins_of(user.username)
-        ],
+        "logins": [{**record, "at": _moment(record["at"])} for record in upkeep.logins_of(user)],
         "relations": relations.relations_of(user),
         **_standing(user),
         **_correspondence(user),

@@ -29,7 +29,7 @@ from games import kinds
 from games.community import presence, relations
 from games.correspondence import notify
 from games.kinds.basilica import help as help_words
-from games.models import CLOSED_PREFIX, Computer, Game, Notification, Series
+from games.models import Computer, Game, Notification, Series, open_account
 from games.play import computer, services, states, timing, vacation
 from games.play import series as series_standings
 from games.ratings import profile as rating_pages
@@ -335,13 +335,7 @@ def _my_game_row(game: Game, user, reading) -> dict:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page, open to anyone as the public games it lists are (a private game only to
     its players and the staff)."""
-    # A closed account's page is gone with it.
-    person = (
-        get_user_model()
-        .objects.filter(username=username)
-        .exclude(username__startswith=CLOSED_PREFIX)
-        .first()
-    )
+    person = open_account(username)
     if person is None:
         return errors.not_found_page(request, errors.no_player(username))
     finished = (
@@ -365,6 +359,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "ratings": rating_pages.ratings(person, request.user),
         "results": results,
         "seen": presence.seen(person),
+        "computer": Computer.may_be(person),  # no one to report
         **friends.relation_context(request.user, person),
         "tournaments": tournament_tables.played_by(person, request.user),
     }

@@ -8,12 +8,14 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
 from basilica_site.asgi import application
 from games.engine import basilica as engine
+from games.live.announce import group_name
 from games.models import Game
 from games.play import services, states
 
@@ -229,3 +231,5 @@ async def test_a_page_open_longer_than_the_layer_remembers_its_group_still_hears
     await database_sync_to_async(services.submit_action)(game, game.seat0, move, 0)
     assert 'data-seq="1"' in await receive_until(bobs, is_html)
     await bobs.disconnect()
+    await asyncio.sleep(1)  # two of its rounds of joining again, had they gone on
+    assert not get_channel_layer().groups.get(group_name(game.pk))  # left, and not joined again

@@ -190,12 +190,12 @@ def test_a_socket_quiet_for_longer_than_redis_waits_still_hears_the_next_move(
     two_daphnes, site_env
 ):
     """A correspondence player's page sits quiet for minutes. Its socket's wait on Redis (a
-    blocking pop that Redis ends after 5 s) must not be cut short by the client's own read
+    blocking pop that Redis ends after 5 s, then begins again) must not be cut short by the client's own read
     timeout, which would close the socket and make the page reconnect every few seconds."""
     ports, _facts = two_daphnes
     env, facts = site_env
     game = new_game(env)
-    push = asyncio.run(watch_then_move(ports, {**facts, **game}, quiet=7))
+    push = asyncio.run(watch_then_move(ports, {**facts, **game}, quiet=11))  # two pops' waits
     assert 'data-seq="1"' in push
 
 

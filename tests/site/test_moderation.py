@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import ChatMessage, Game, Report, Sanction
+from games.models import ChatMessage, Computer, Game, Report, Sanction
 from games.play import closing, services
 from tests.site.factories import (
     client_for,
@@ -296,4 +296,15 @@ def test_a_profile_report_is_not_for_oneself_nor_a_visitor_nor_a_closed_account(
     gone = anns.post(reverse("report-player", args=[closed_name]), {"reason": "abuse"})
     assert gone.status_code == 404
     assert anns.get(reverse("report-player", args=["nobody"])).status_code == 404
+    assert not Report.objects.exists()
+
+
+def test_the_computer_is_no_one_to_report_from_its_profile():
+    ann = make_user("ann")
+    computer = Computer.objects.first().user  # the site's own, made by a migration
+    anns = client_for(ann)
+    url = reverse("report-player", args=[computer.username])
+    assert url not in anns.get(reverse("profile", args=[computer.username])).content.decode()
+    told = anns.post(url, {"reason": "cheating"}, follow=True).content.decode()
+    assert "The computer plays by its program" in told
     assert not Report.objects.exists()
