@@ -165,8 +165,14 @@ if REDIS_URL:
             },
         }
     }
+    # Answering as an empty cache while Redis is away (basilica_site/cache.py), and waiting
+    # a second at most for one that hangs: the cache holds only copies and counts.
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "basilica_site.cache.ForgivingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+        }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

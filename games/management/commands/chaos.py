@@ -112,12 +112,14 @@ class Command(BaseCommand):
             "doubled",
             "missed",
             "recovered",
+            "pages",
+            "page errors",
         )
-        self.stdout.write(f"{'fault':20}" + "".join(f"{c:>11}" for c in columns))
+        self.stdout.write(f"{'fault':20}" + "".join(f"{c:>12}" for c in columns))
         for fault, figures in report.items():
             if fault == "the sweep killed midway":
                 continue
-            row = "".join(f"{figures.get(c, 0):>11}" for c in columns)
+            row = "".join(f"{figures.get(c, 0):>12}" for c in columns)
             errors = ", ".join(
                 f"{n} {k}" for k, n in sorted(figures.items()) if k.startswith("HTTP")
             )
@@ -133,13 +135,19 @@ class Command(BaseCommand):
             "refused: answered with a message (a stale page; 503, the database away); errors: "
             "answered without one (a 500); unanswered: the connection died with the move in "
             "doubt (the page then reads the game as it is); missed: pushes not heard within "
-            f"{PUSH_WAIT:.0f} s; recovered: those the page found by looking for itself"
+            f"{PUSH_WAIT:.0f} s; recovered: those the page found by looking for itself; pages: "
+            "the front page and the lobby opened meanwhile, page errors: those answered 500"
         )
         failed = [
             fault
             for fault, figures in report.items()
             if fault != "the sweep killed midway"
-            and (figures.get("lost") or figures.get("doubled") or figures.get("errors"))
+            and (
+                figures.get("lost")
+                or figures.get("doubled")
+                or figures.get("errors")
+                or figures.get("page errors")
+            )
         ]
         sweep = report["the sweep killed midway"]
         if failed or sweep["twice"] or sweep["ended"] < sweep["late"]:
@@ -587,6 +595,19 @@ async def play_through_faults(site: Site, services: Services, made: dict, second
             for page in pages:
                 page.task.cancel()
 
+    async def visitor(page: Page) -> None:
+        """A player who opens the front page and the lobby, again and again, through the
+        faults: drawn from the cache (thumbnails, the lists' stamps) as much as the database."""
+        while not stop.is_set():
+            for path in ("/", "/games/"):
+                status, body = await request(page.home(), "GET", path, None, page.cookie)
+                counts = figures[phase[0]]
+                counts["pages"] += 1
+                if status >= 500 and not (status == 503 and body.strip()):
+                    counts["page errors"] += 1
+                    counts[f"HTTP {status}"] += 1
+            await asyncio.sleep(0.1)
+
     async def faults() -> None:
         await asyncio.sleep(seconds)
         phase[0] = "kill a daphne"
@@ -604,7 +625,8 @@ async def play_through_faults(site: Site, services: Services, made: dict, second
         await asyncio.sleep(seconds)
         stop.set()
 
-    await asyncio.gather(faults(), *(player(n) for n in range(in_flight)))
+    browsing = Page(made["games"][-1], 0, site)  # a game left to the end: its player browses
+    await asyncio.gather(faults(), visitor(browsing), *(player(n) for n in range(in_flight)))
     # The truth, read at the end: every move answered as made is in its game's log at its place
     # (else lost), and every action in a log is one a player sent there (else doubled).
     for pk in played:
