@@ -458,7 +458,8 @@ class PlayerSettings(models.Model):
     )
     email_invited = models.BooleanField(_("“Invited to a game” emails"), default=True)
     email_followed_seek = models.BooleanField(
-        _("“A player I follow opens a seek” emails"), default=False
+        _("“A player I follow opens a seek”: an email, and a notification in my browsers"),
+        default=False,
     )
     hide_presence = models.BooleanField(
         _("Hide when I am online and when I was last seen"), default=False

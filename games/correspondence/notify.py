@@ -262,7 +262,11 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
     unless it falls in their quiet hours: then ``send_held`` hands it over when they end."""
     prefs = PlayerSettings.of(user)
     emailed = bool(user.email) and prefs.wants(kind)
-    pushed = kind in push.NEWS and push.has_browsers(user)
+    pushed = (
+        kind in push.NEWS
+        and (kind not in push.ASKED_FOR or prefs.wants(kind))
+        and push.has_browsers(user)
+    )
     if not (emailed or pushed):
         return None
     with writing_to(prefs):

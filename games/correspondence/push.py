@@ -47,7 +47,15 @@ PUSHED = (
 # News addressed to the player, pushed whatever their email settings (``notify.queue`` offers
 # it): a browser with notifications on is told of everything meant for its player. A followed
 # player's seek is not addressed to anyone: it is on the Following page, and emailed if asked.
-NEWS = (Kind.INVITED, Kind.REMATCH_OFFERED, Kind.TOURNAMENT_GAME, Kind.TOURNAMENT_OVER)
+NEWS = (
+    Kind.INVITED,
+    Kind.REMATCH_OFFERED,
+    Kind.TOURNAMENT_GAME,
+    Kind.TOURNAMENT_OVER,
+    Kind.FOLLOWED_SEEK,
+)
+# News the player asked for (their email setting of it), not addressed to them: pushed only then.
+ASKED_FOR = (Kind.FOLLOWED_SEEK,)
 GONE = (404, 410)  # the push service's word for a subscription that is no more
 TTL = 24 * 3600  # how long a push service keeps a push for a browser that is offline
 LONGEST_MOVE = 300  # characters of the opponent's move: a push is a glance, the page has it all
@@ -286,12 +294,13 @@ def send(notification_id: int, seq: int, task=None) -> None:
 
 def still_due(note: Notification, seq: int) -> bool:
     """A push held through quiet hours may have lost its point: the player moved meanwhile, or
-    the game ended; an invitation was taken or withdrawn, a rematch made or declined."""
+    the game ended; an invitation or a followed player's seek was taken or withdrawn, a rematch
+    made or declined."""
     game = note.game
     if note.kind in (Kind.GAME_OVER, Kind.TOURNAMENT_OVER):
         return True
-    if note.kind == Kind.INVITED:
-        return game.status == Game.Status.OPEN
+    if note.kind in (Kind.INVITED, Kind.FOLLOWED_SEEK):
+        return game.status == Game.Status.OPEN  # not yet taken, nor withdrawn
     if note.kind == Kind.TOURNAMENT_GAME:
         return game.status == Game.Status.ACTIVE
     if note.kind == Kind.REMATCH_OFFERED:

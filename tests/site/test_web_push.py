@@ -22,12 +22,13 @@ import pytest
 import time_machine
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from factories import client_for, finished_game, make_user, play, started_game
+from factories import client_for, finished_game, make_user, open_game, play, started_game
 from huey.contrib.djhuey import HUEY
 from py_vapid import Vapid02
 
@@ -760,11 +761,49 @@ def test_bobs_browser_is_told_that_alice_offers_a_rematch(
     assert payload["url"] == f"{SITE}/games/{game.pk}/"
 
 
-def test_a_followed_players_seek_is_not_pushed(alice, bob, bobs_phone, service, committed):
-    Follow.objects.create(follower=bob, followed=alice)
+def following_alice(bob, asked: bool) -> None:
+    Follow.objects.create(follower=bob, followed=User.objects.get(username="alice"))
+    PlayerSettings.objects.update_or_create(user=bob, defaults={"email_followed_seek": asked})
+
+
+def test_a_followed_players_seek_is_pushed_to_a_follower_who_asked_for_such_news(
+    alice, bob, bobs_phone, service, committed
+):
+    following_alice(bob, asked=True)
     with committed():
-        news.tell(bob, Notification.Kind.FOLLOWED_SEEK, started_game(alice, make_user("cat")))
+        seek = open_game(alice, time_control="3d")
+    [received] = service.at("/bob-phone")
+    payload = bobs_phone.read(received)
+    assert payload["title"] == f"alice is looking for an opponent (game {seek.pk})"
+    assert payload["url"] == f"{SITE}/games/{seek.pk}/"
+    assert "Accept" in client_for(bob).get(payload["url"].removeprefix(SITE)).content.decode()
+
+
+def test_a_followed_players_seek_is_not_pushed_to_a_follower_who_did_not_ask(
+    alice, bob, bobs_phone, service, committed
+):
+    following_alice(bob, asked=False)
+    with committed():
+        open_game(alice, time_control="3d")
     assert service.received == []
+    assert Notification.objects.filter(user=bob, channel="site").count() == 1  # still on the site
+
+
+def test_a_seek_held_through_the_night_is_dropped_once_taken(
+    alice, bob, bobs_phone, service, committed
+):
+    following_alice(bob, asked=True)
+    quiet_nights(bob)
+    with time_machine.travel(datetime(2025, 3, 3, 22, 30, tzinfo=UTC), tick=False) as clock:
+        with committed():
+            seek = open_game(alice, time_control="3d")
+        assert service.received == []
+        services.accept_game(seek, make_user("cat"))
+        clock.move_to(datetime(2025, 3, 4, 7, 0, tzinfo=UTC))
+        run_held_pushes(datetime.now(UTC))
+    assert service.received == []
+    note = Notification.objects.get(channel="push", user=bob)
+    assert (note.kind, note.error) == ("followed_seek", "no longer due")
 
 
 def test_both_players_browsers_are_told_their_tournament_game_starts_and_then_the_end(
