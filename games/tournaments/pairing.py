@@ -8,7 +8,8 @@ result is the series'.
   of players, one sits out each round: the bye).
 - ``swiss_round``: the next Swiss round by the usual rules: no rematch, players of the same score
   meet where they can (a player floats to the nearest score group when they cannot), first moves
-  balanced, a bye (one point) for an odd number, never twice to the same player. The pairs are a
+  balanced, a bye (one point) for an odd number, never twice to the same player, and two players
+  of whom one blocked the other kept apart where the round allows. The pairs are a
   maximum-weight matching (networkx), not a hand search.
 - ``standings``: points, then the tiebreak: Sonneborn-Berger for a round robin, Buchholz for a
   Swiss.
@@ -16,7 +17,7 @@ result is the series'.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -128,8 +129,10 @@ def round_robin(players: Sequence[int]) -> list[list[tuple[int, int | None]]]:
 # allows it (stricter than FIDE's two), and within that, score groups meet.
 # The bye is a node of the matching too, as an opponent with no points for whoever has not had
 # one, the lowest placed preferred (BYE_PLACE a place below), so that choosing it never leaves
-# the others without a pairing.
+# the others without a pairing. Two players of whom one blocked the other lose APART, more than
+# any other preference: they meet only when the round cannot otherwise pair everyone.
 PAIRED = 10**9
+APART = 10**8
 SCORE_GAP = 10**5
 COLOUR_BREAK = 5 * 10**6
 SAME_DUE = 10**3
@@ -142,11 +145,16 @@ class NoPairing(ValueError):
 
 
 def swiss_round(
-    number: int, players: Sequence[int], games: Iterable[Game], ratings: dict[int, float]
+    number: int,
+    players: Sequence[int],
+    games: Iterable[Game],
+    ratings: dict[int, float],
+    apart: Collection[frozenset[int]] = (),
 ) -> list[Game]:
     """Round ``number`` of a Swiss tournament between ``players`` (those still in it), after
     ``games`` (every earlier game, byes included): the new games, each with its first player,
-    and the bye (``second`` None) when the number is odd."""
+    and the bye (``second`` None) when the number is odd. The pairs of ``apart`` (one blocked
+    the other) meet only if nothing else pairs everyone."""
     games = list(games)
     table = records(players, games)
     rank = sorted(players, key=lambda p: (-table[p].points, -ratings.get(p, 0), p))
@@ -156,7 +164,8 @@ def swiss_round(
     for i, a in enumerate(rank):
         for b in rank[i + 1 :]:
             if b not in table[a].opponents:
-                graph.add_edge(a, b, weight=_weight(table[a], table[b]))
+                kept_apart = APART if frozenset((a, b)) in apart else 0
+                graph.add_edge(a, b, weight=_weight(table[a], table[b]) - kept_apart)
     if len(rank) % 2:
         for player in rank:
             if table[player].byes == 0:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import kinds
-from games.models import Entry, Game, Pairing, Series, Tournament
+from games.models import Block, Entry, Game, Pairing, Series, Tournament
 from games.play import services, states, timing
 from games.play.refusals import MoveRejected
 from games.ratings import service as ratings
@@ -222,7 +222,9 @@ def _pair_swiss(tournament: Tournament, number: int, now: datetime) -> None:
         finish(tournament, NOBODY_LEFT, now)
         return
     try:
-        games = pairing.swiss_round(number, players, pure_games(tournament), _ratings(tournament))
+        games = pairing.swiss_round(
+            number, players, pure_games(tournament), _ratings(tournament), _apart(players)
+        )
     except pairing.NoPairing:
         finish(tournament, NO_PAIRING, now)
         return
@@ -230,6 +232,12 @@ def _pair_swiss(tournament: Tournament, number: int, now: datetime) -> None:
     tournament.save(update_fields=["current_round"])
     for game in games:
         _pair(tournament, number, game.first, game.second)
+
+
+def _apart(players: list[int]) -> set[frozenset[int]]:
+    """The pairs of ``players`` of whom one blocked the other."""
+    blocks = Block.objects.filter(blocker__in=players, blocked__in=players)
+    return {frozenset(pair) for pair in blocks.values_list("blocker", "blocked")}
 
 
 def _ratings(tournament: Tournament) -> dict[int, float]:

@@ -4,6 +4,7 @@ many on time, and finishes with the places, each step told to the players."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from factories import START, first_legal, make_staff, make_user, play, play_rand
 
 from games import tasks
 from games.models import (
+    Block,
     Entry,
     Game,
     Notification,
@@ -21,7 +23,7 @@ from games.models import (
 )
 from games.play import services, vacation
 from games.terms import GameSettings
-from games.tournaments import entries, pairing, results, staff, tables
+from games.tournaments import entries, pairing, results, running, staff, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the site's after-commit steps run
 DAY = timedelta(days=1)
@@ -358,3 +360,21 @@ def test_a_cathedral_series_counts_as_one_game_its_result_the_series(calendar):
     assert made.score == 1, "the series is over, won by the player who never resigned"
     cup.refresh_from_db()
     assert cup.current_round == 2
+
+
+def test_a_swiss_round_keeps_apart_two_players_of_whom_one_blocked_the_other(calendar):
+    everyone = players("ann", "bob", "cat", "dan", "eve", "fay")
+    cup = organise(everyone[0], everyone[1:])
+    calendar.shift(DAY + MINUTE)
+    the_minute_sweep(calendar)
+    # Round 2 as the Swiss would pair it once each first player won round 1, with no block:
+    won = [replace(g, score=pairing.WIN) for g in running.pure_games(cup)]
+    ids = [user.pk for user in everyone]
+    would = pairing.swiss_round(2, ids, won, running._ratings(cup))
+    blocker, blocked = would[0].first, would[0].second
+    Block.objects.create(blocker_id=blocked, blocked_id=blocker)  # whichever of the two made it
+    for game in round_games(cup, 1):
+        resigned_by(game, game.seat1)
+    second = {frozenset((g.seat0_id, g.seat1_id)) for g in round_games(cup, 2)}
+    assert len(second) == 3
+    assert frozenset((blocker, blocked)) not in second

@@ -227,3 +227,23 @@ def test_the_bye_goes_to_the_lowest_placed_player_who_has_not_had_one():
     played = [Game(1, 1, 2, WIN), Game(1, 3, 4, DRAW), Game(1, 5, None, WIN)]
     second = swiss_round(2, players, played, ratings)
     assert [g.first for g in second if g.bye] == [2], "round 2: the one with no points"
+
+
+def test_a_swiss_keeps_two_players_apart_when_one_blocked_the_other_if_the_round_allows():
+    players = [1, 2, 3, 4, 5, 6]
+    ratings = {p: 2000 - 10 * p for p in players}
+    plain = swiss_round(1, players, [], ratings)
+    blocked = frozenset((plain[0].first, plain[0].second))  # a pair the round would make
+    kept = swiss_round(1, players, [], ratings, apart={blocked})
+    pairs = {frozenset((g.first, g.second)) for g in kept}
+    assert blocked not in pairs
+    assert sorted(p for g in kept for p in (g.first, g.second)) == players  # all still play
+
+
+def test_a_blocked_pair_meets_when_nothing_else_pairs_everyone():
+    # Round 2 of four: 1-2 and 3-4 met, so 1 and 3 are apart only if 1 meets 4 and 2 meets 3.
+    games = [Game(1, 1, 2, WIN), Game(1, 3, 4, WIN)]
+    apart = {frozenset((1, 3)), frozenset((1, 4))}  # 1 blocked both remaining opponents
+    paired = swiss_round(2, [1, 2, 3, 4], games, {}, apart=apart)
+    assert len(paired) == 2  # the round is played: a block never stops a tournament
+    assert sum(frozenset((g.first, g.second)) in apart for g in paired) == 1
