@@ -271,7 +271,7 @@ def queue(user, kind: str, game: Game | None, key: str, **extra) -> Notification
         return None
     with writing_to(prefs):
         subject, body = compose(user, kind, game, **extra)
-    if pushed:  # news addressed to the player reaches their browsers whatever their emails
+    if pushed:  # news for the player reaches their browsers, emailed or not (push.NEWS)
         push.news(user, kind, game, key, subject, _answered_at(kind, game, extra))
     if not emailed:
         return None

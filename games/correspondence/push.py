@@ -1,7 +1,8 @@
 """Telling a player's browsers (Web Push): "your turn", "time almost up" and "game over", each
 with the game's link and what the opponent did last, in the player's language; and the news
 addressed to the player (an invitation, a rematch offered, a tournament game that starts, a
-tournament's end), with the link that answers it.
+tournament's end), and a followed player's seek to those who asked for it, with the link that
+answers it.
 
 ``notify`` decides, in the task runner, that a player should be told; ``offer`` records the push
 (a ``Notification`` on the "push" channel, once per key) and hands it to the task runner
@@ -28,7 +29,15 @@ from django.utils.translation import gettext as _
 from huey.contrib.djhuey import db_task
 
 from games import kinds
-from games.models import Game, Notification, PlayerSettings, PushDevice, player_name
+from games.models import (
+    Block,
+    Follow,
+    Game,
+    Notification,
+    PlayerSettings,
+    PushDevice,
+    player_name,
+)
 from games.play import states, timing
 
 if TYPE_CHECKING:
@@ -44,9 +53,9 @@ PUSHED = (
     Kind.CONDITIONAL_PLAYED,
     Kind.TAKEBACK_ASKED,
 )
-# News addressed to the player, pushed whatever their email settings (``notify.queue`` offers
-# it): a browser with notifications on is told of everything meant for its player. A followed
-# player's seek is not addressed to anyone: it is on the Following page, and emailed if asked.
+# News, pushed by ``notify.queue``: what is addressed to the player whatever their email
+# settings (a browser with notifications on is told of everything meant for its player), and a
+# followed player's seek, addressed to no one, to those who asked for its news (``ASKED_FOR``).
 NEWS = (
     Kind.INVITED,
     Kind.REMATCH_OFFERED,
@@ -54,7 +63,7 @@ NEWS = (
     Kind.TOURNAMENT_OVER,
     Kind.FOLLOWED_SEEK,
 )
-# News the player asked for (their email setting of it), not addressed to them: pushed only then.
+# News the player asked for (the setting that emails it), not addressed to them: pushed only then.
 ASKED_FOR = (Kind.FOLLOWED_SEEK,)
 GONE = (404, 410)  # the push service's word for a subscription that is no more
 TTL = 24 * 3600  # how long a push service keeps a push for a browser that is offline
@@ -299,8 +308,18 @@ def still_due(note: Notification, seq: int) -> bool:
     game = note.game
     if note.kind in (Kind.GAME_OVER, Kind.TOURNAMENT_OVER):
         return True
-    if note.kind in (Kind.INVITED, Kind.FOLLOWED_SEEK):
+    if note.kind == Kind.INVITED:
         return game.status == Game.Status.OPEN  # not yet taken, nor withdrawn
+    if note.kind == Kind.FOLLOWED_SEEK:
+        # Still open, and still news the follower wants of a player they follow: a block, an
+        # unfollow or the setting turned off during the night keeps it from them.
+        owner = game.seat0
+        return (
+            game.status == Game.Status.OPEN
+            and Follow.objects.filter(follower=note.user, followed=owner).exists()
+            and not Block.objects.between(note.user, owner).exists()
+            and PlayerSettings.of(note.user).wants(note.kind)
+        )
     if note.kind == Kind.TOURNAMENT_GAME:
         return game.status == Game.Status.ACTIVE
     if note.kind == Kind.REMATCH_OFFERED:

@@ -129,8 +129,8 @@ def round_robin(players: Sequence[int]) -> list[list[tuple[int, int | None]]]:
 # allows it (stricter than FIDE's two), and within that, score groups meet.
 # The bye is a node of the matching too, as an opponent with no points for whoever has not had
 # one, the lowest placed preferred (BYE_PLACE a place below), so that choosing it never leaves
-# the others without a pairing. Two players of whom one blocked the other lose APART, more than
-# any other preference: they meet only when the round cannot otherwise pair everyone.
+# the others without a pairing. Two players of whom one blocked the other are no pair at all,
+# unless the round cannot pair everyone without them: then each such pair loses APART.
 PAIRED = 10**9
 APART = 10**8
 SCORE_GAP = 10**5
@@ -159,20 +159,12 @@ def swiss_round(
     table = records(players, games)
     rank = sorted(players, key=lambda p: (-table[p].points, -ratings.get(p, 0), p))
     place = {player: index for index, player in enumerate(rank)}
-    graph = nx.Graph()
-    graph.add_nodes_from(rank)
-    for i, a in enumerate(rank):
-        for b in rank[i + 1 :]:
-            if b not in table[a].opponents:
-                kept_apart = APART if frozenset((a, b)) in apart else 0
-                graph.add_edge(a, b, weight=_weight(table[a], table[b]) - kept_apart)
-    if len(rank) % 2:
-        for player in rank:
-            if table[player].byes == 0:
-                gap = int(2 * table[player].points)
-                weight = PAIRED - SCORE_GAP * gap * gap + BYE_PLACE * place[player]
-                graph.add_edge(SITS_OUT, player, weight=weight)
+    graph = _candidates(rank, table, place, apart, with_apart=False)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if apart and 2 * len(matching) != graph.number_of_nodes():
+        # Nothing else pairs everyone: the pairs kept apart may meet, each at a loss.
+        graph = _candidates(rank, table, place, apart, with_apart=True)
+        matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         raise NoPairing(f"round {number} cannot be paired without a rematch or a second bye")
     byes = [Game(number, _sitting_out(pair), None, WIN) for pair in matching if SITS_OUT in pair]
@@ -180,6 +172,35 @@ def swiss_round(
     pairs = [_seated(table[a], table[b], place) for a, b in matching]
     pairs.sort(key=lambda pair: min(place[pair[0]], place[pair[1]]))
     return [Game(number, first, second) for first, second in pairs] + byes
+
+
+def _candidates(
+    rank: list[int],
+    table: dict[int, Record],
+    place: dict[int, int],
+    apart: Collection[frozenset[int]],
+    with_apart: bool,
+) -> nx.Graph:
+    """Every pair the round may make, weighed (the bye as an opponent); the pairs of ``apart``
+    left out, or ``with_apart`` in at a loss."""
+    graph = nx.Graph()
+    graph.add_nodes_from(rank)
+    for i, a in enumerate(rank):
+        for b in rank[i + 1 :]:
+            if b in table[a].opponents:
+                continue  # no rematch
+            kept_apart = frozenset((a, b)) in apart
+            if kept_apart and not with_apart:
+                continue
+            loss = APART if kept_apart else 0
+            graph.add_edge(a, b, weight=_weight(table[a], table[b]) - loss)
+    if len(rank) % 2:
+        for player in rank:
+            if table[player].byes == 0:
+                gap = int(2 * table[player].points)
+                weight = PAIRED - SCORE_GAP * gap * gap + BYE_PLACE * place[player]
+                graph.add_edge(SITS_OUT, player, weight=weight)
+    return graph
 
 
 def _sitting_out(pair: tuple) -> int:

@@ -4,18 +4,30 @@ wrong; with Redis there, it is Django's Redis cache, counts and misses alike."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
+import threading
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 from factories import client_for, make_staff, make_user, open_game, started_game
 
+from basilica_site import cache as site_cache_module
 from games.models import ChatMessage
 from tests.multiprocess.services_up import ensure_redis
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def redis_not_yet_away(monkeypatch):
+    """This process has not yet met Redis away (it remembers for a few seconds, and says so
+    once a minute)."""
+    monkeypatch.setattr(site_cache_module, "_asked_again_at", float("-inf"))
+    monkeypatch.setattr(site_cache_module, "_told_at", float("-inf"))
 
 
 def closed_port() -> int:
@@ -52,6 +64,35 @@ def test_with_redis_away_the_pages_and_a_chat_line_still_work(settings, caplog):
     health = client_for(make_staff("admin")).get("/health/")
     assert health.status_code == 503  # the operator is told, though the players were not
     assert health.json()["checks"]["redis"].startswith("ConnectionError")
+
+
+@pytest.fixture
+def hanging_redis():
+    """A Redis that takes connections and never answers: the port, and how many it took."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    taken: list[socket.socket] = []
+
+    def take() -> None:
+        with contextlib.suppress(OSError):  # closed at the end
+            while True:
+                taken.append(server.accept()[0])
+
+    threading.Thread(target=take, daemon=True).start()
+    yield server.getsockname()[1], taken
+    server.close()
+    for connection in taken:
+        connection.close()
+
+
+def test_a_hanging_redis_is_waited_for_once_not_for_every_thumbnail(settings, hanging_redis):
+    port, taken = hanging_redis
+    settings.CACHES = site_cache(f"redis://127.0.0.1:{port}/0")
+    for number in range(4):  # four games in play: four thumbnails, each read then kept
+        started_game(make_user(f"first{number}"), make_user(f"second{number}"))
+    assert Client().get("/").status_code == 200  # the front page, as a visitor sees it
+    assert len(taken) == 1  # one call timed out; the others did not ask
 
 
 def test_with_redis_there_it_is_djangos_redis_cache(settings):

@@ -35,7 +35,7 @@ from py_vapid import Vapid02
 from games import tasks
 from games.community import news
 from games.correspondence import devices, notify, push
-from games.models import Follow, Notification, PlayerSettings, PushDevice
+from games.models import Block, Follow, Notification, PlayerSettings, PushDevice
 from games.play import services, states, takebacks
 from games.terms import GameSettings
 from games.tournaments import entries, notices
@@ -804,6 +804,27 @@ def test_a_seek_held_through_the_night_is_dropped_once_taken(
     assert service.received == []
     note = Notification.objects.get(channel="push", user=bob)
     assert (note.kind, note.error) == ("followed_seek", "no longer due")
+
+
+@pytest.mark.parametrize("meanwhile", ["alice blocks bob", "bob unfollows", "bob asks no more"])
+def test_a_seek_held_through_the_night_is_dropped_if_it_is_no_more_news_for_bob(
+    alice, bob, bobs_phone, service, committed, meanwhile
+):
+    following_alice(bob, asked=True)
+    quiet_nights(bob)
+    with time_machine.travel(datetime(2025, 3, 3, 22, 30, tzinfo=UTC), tick=False) as clock:
+        with committed():
+            open_game(alice, time_control="3d")
+        if meanwhile == "alice blocks bob":
+            Block.objects.create(blocker=alice, blocked=bob)
+        elif meanwhile == "bob unfollows":
+            Follow.objects.filter(follower=bob).delete()
+        else:
+            PlayerSettings.objects.filter(user=bob).update(email_followed_seek=False)
+        clock.move_to(datetime(2025, 3, 4, 7, 0, tzinfo=UTC))
+        run_held_pushes(datetime.now(UTC))
+    assert service.received == []
+    assert Notification.objects.get(channel="push", user=bob).error == "no longer due"
 
 
 def test_both_players_browsers_are_told_their_tournament_game_starts_and_then_the_end(

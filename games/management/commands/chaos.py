@@ -500,9 +500,10 @@ class Page:
 
 
 async def request(
-    port: int, method: str, path: str, form: dict | None, cookie: str
+    port: int, method: str, path: str, form: dict | None, cookie: str, htmx: bool = True
 ) -> tuple[int, str]:
-    """One HTTP/1.1 request on a fresh connection: (status, body); status 0 when nothing came."""
+    """One HTTP/1.1 request on a fresh connection, as htmx makes it unless ``htmx`` is false
+    (a page opened whole): (status, body); status 0 when nothing came."""
     import urllib.parse
 
     try:
@@ -510,9 +511,10 @@ async def request(
     except (OSError, TimeoutError):
         return 0, ""
     body = urllib.parse.urlencode(form).encode() if form else b""
+    asked_by = "HX-Request: true\r\nHX-Target: live\r\n" if htmx else ""
     head = (
         f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
-        f"HX-Request: true\r\nHX-Target: live\r\nReferer: http://127.0.0.1:{port}/\r\n"
+        f"{asked_by}Referer: http://127.0.0.1:{port}/\r\n"
         "Content-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     )
@@ -600,7 +602,9 @@ async def play_through_faults(site: Site, services: Services, made: dict, second
         faults: drawn from the cache (thumbnails, the lists' stamps) as much as the database."""
         while not stop.is_set():
             for path in ("/", "/games/"):
-                status, body = await request(page.home(), "GET", path, None, page.cookie)
+                status, body = await request(
+                    page.home(), "GET", path, None, page.cookie, htmx=False
+                )
                 counts = figures[phase[0]]
                 counts["pages"] += 1
                 if status >= 500 and not (status == 503 and body.strip()):
