@@ -30,7 +30,6 @@ from huey.contrib.djhuey import db_task
 
 from games import kinds
 from games.models import (
-    Block,
     Follow,
     Game,
     Notification,
@@ -313,11 +312,9 @@ def still_due(note: Notification, seq: int) -> bool:
     if note.kind == Kind.FOLLOWED_SEEK:
         # Still open, and still news the follower wants of a player they follow: a block, an
         # unfollow or the setting turned off during the night keeps it from them.
-        owner = game.seat0
         return (
             game.status == Game.Status.OPEN
-            and Follow.objects.filter(follower=note.user, followed=owner).exists()
-            and not Block.objects.between(note.user, owner).exists()
+            and Follow.objects.followers_of(game.seat0).filter(follower=note.user).exists()
             and PlayerSettings.of(note.user).wants(note.kind)
         )
     if note.kind == Kind.TOURNAMENT_GAME:
