@@ -1,11 +1,12 @@
-"""Django's Redis cache, answering as an empty cache while Redis is away.
+"""The site's caches: Django's Redis cache, answering as an empty cache while Redis is away, and
+Django's in-process cache for the embedded default; both take a rate limit's turns atomically.
 
 Nothing the site caches is more than a copy or a count: drawn thumbnails, the word filter's
 list, a list's last change, the rate limits' counts. A Redis that restarts, or stops answering,
 must not turn the front page, the lobby or a chat line into a server error, as it did: while it
 is away, a read finds nothing, a write keeps nothing, and a count starts afresh at each request
 (the limits let everything through until Redis is back; django-otp's own throttle of wrong
-second-factor codes, in the database, still holds). The socket timeouts of ``OPTIONS`` bound
+second-factor codes, in the database, still holds; a bucket's turns are all given). The socket timeouts of ``OPTIONS`` bound
 how long one call waits for a Redis that hangs, and after a call that failed the cache does not
 ask Redis again for ``AWAY_SECONDS``: a page of many cached pieces waits once, not once each.
 What happened is logged, once a minute at most per process. (``aincr`` and ``adecr``, which
@@ -15,9 +16,12 @@ Django builds on ``aget``, say a count is missing instead: nothing here counts a
 from __future__ import annotations
 
 import logging
+import math
+import threading
 import time
 from functools import wraps
 
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisAway
 from redis.exceptions import TimeoutError as RedisSlow
@@ -68,7 +72,84 @@ def _no(*_args, **_kwargs) -> bool:
     return False
 
 
-class ForgivingRedisCache(RedisCache):
+class _Turns:
+    """A rate limit's bucket, as "generic cell rate": one moment per key, when its bucket will be
+    full again (in milliseconds, an integer). Holding ``burst`` turns and refilling one every
+    ``every`` seconds, a bucket lets a flood through one turn at a time at the steady pace, never
+    as a burst each time a window opens. A turn is read and taken in one step, so that posts of
+    one player arriving at the same instant in several threads or processes cannot each pass."""
+
+    def take_turn(self, key: str, every: float, burst: int, now: float | None = None) -> float:
+        """Take a turn from the bucket ``key``: 0 if taken, else the seconds before one is there
+        (nothing taken)."""
+        now_ms, every_ms = _ms(time.time() if now is None else now), _ms(every)
+        return self._take(key, now_ms, every_ms, (burst - 1) * every_ms) / 1000
+
+    def give_back_turn(self, key: str, every: float) -> None:
+        """Give back the turn just taken from ``key`` (what it was taken for was refused)."""
+        self._give_back(key, _ms(every))
+
+    def turn_wait(self, key: str, every: float, burst: int, now: float | None = None) -> float:
+        """Seconds before the bucket ``key`` holds a turn again; 0 if it holds one now."""
+        now_ms = _ms(time.time() if now is None else now)
+        full_at = self.get(key)
+        return max(0, _early(full_at or now_ms, now_ms, (burst - 1) * _ms(every))) / 1000
+
+
+def _ms(seconds: float) -> int:
+    return math.ceil(seconds * 1000)
+
+
+def _early(full_at: int, now: int, room: int) -> int:
+    """How long before a bucket full at ``full_at`` holds a turn again (> 0: it is empty)."""
+    return max(full_at, now) - now - room
+
+
+# In Redis, as one script: Redis runs a script whole, nothing else between its commands. The
+# moment is stored as a bare integer, which Django's Redis cache reads back as one.
+TAKE_TURN = """
+local now, every, room = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+local early = full_at - now - room
+if early > 0 then return early end
+full_at = full_at + every
+redis.call('SET', KEYS[1], string.format('%d', full_at), 'PX', full_at - now + 1000)
+return 0
+"""
+GIVE_BACK_TURN = """
+local full_at = tonumber(redis.call('GET', KEYS[1]))
+if full_at then
+  redis.call('SET', KEYS[1], string.format('%d', full_at - tonumber(ARGV[1])), 'KEEPTTL')
+end
+"""
+
+
+class LocalCache(_Turns, LocMemCache):
+    """Django's cache in this process's memory (the embedded default: one process)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._turns = threading.Lock()
+
+    def _take(self, key: str, now: int, every: int, room: int) -> int:
+        with self._turns:
+            full_at = max(self.get(key, now), now)
+            early = _early(full_at, now, room)
+            if early > 0:
+                return early
+            full_at += every
+            self.set(key, full_at, timeout=math.ceil((full_at - now) / 1000) + 1)
+            return 0
+
+    def _give_back(self, key: str, every: int) -> None:
+        with self._turns:
+            full_at = self.get(key)
+            if full_at is not None:
+                full_at -= every
+                self.set(key, full_at, timeout=math.ceil(full_at / 1000 - time.time()) + 1)
+
+
+class ForgivingRedisCache(_Turns, RedisCache):
     get = _or(lambda key, default=None, version=None: default)(RedisCache.get)
     get_many = _or(lambda keys, version=None: {})(RedisCache.get_many)
     has_key = _or(_no)(RedisCache.has_key)
@@ -81,3 +162,18 @@ class ForgivingRedisCache(RedisCache):
     incr = _or(lambda key, delta=1, version=None: delta)(RedisCache.incr)  # a count afresh
     # The keys not kept, as Django's backends name them.
     set_many = _or(lambda data, timeout=None, version=None: list(data))(RedisCache.set_many)
+
+    @_or(lambda key, now, every, room: 0)  # every turn given while Redis is away
+    def _take(self, key: str, now: int, every: int, room: int) -> int:
+        return int(self._script(key, TAKE_TURN)(keys=[self._key(key)], args=[now, every, room]))
+
+    @_or(_nothing)
+    def _give_back(self, key: str, every: int) -> None:
+        self._script(key, GIVE_BACK_TURN)(keys=[self._key(key)], args=[every])
+
+    def _key(self, key: str) -> str:
+        return self.make_and_validate_key(key)
+
+    def _script(self, key: str, source: str):
+        # redis-py runs a registered script by its hash, and sends it whole the first time.
+        return self._cache.get_client(self._key(key), write=True).register_script(source)

@@ -216,21 +216,19 @@ def _check_rate(game: Game, user) -> None:
     """At most CHAT_BURST messages at once anywhere, then one every CHAT_EVERY_SECONDS (a
     bucket that refills at that pace), and CHAT_PER_GAME_DAY in one game in a day.
 
-    The bucket is a single moment per player in the cache, which every server process shares:
-    the moment their bucket will be full again, read as "generic cell rate" (GCRA). A flood is
-    let through one message at a time at the steady pace, never as a burst each time a window
-    opens: what it costs the site is spread out, and moves beside it are not held up. (Read and
-    written apart, not atomically: posts of one player arriving at the same instant in several
-    processes may each pass, so n processes let at most n times the pace through.)"""
-    now = timezone.now().timestamp()
-    key = BUCKET.format(user.pk)
-    full_at = max(cache.get(key, now), now)
-    early = _early(full_at, now)
+    The bucket is in the cache, which every server process shares, and a turn is taken from it
+    in one step (``basilica_site.cache``): posts of one player arriving at the same instant in
+    several processes pass no faster than one at a time. A flood is let through at the steady
+    pace, never as a burst each time a window opens: what it costs the site is spread out, and
+    moves beside it are not held up."""
+    key, every = BUCKET.format(user.pk), settings.CHAT_EVERY_SECONDS
+    early = cache.take_turn(key, every=every, burst=settings.CHAT_BURST)
     if early > 0:
         raise ChatRefused(too_fast(early), status=429, wait=early)
     daily = settings.CHAT_PER_GAME_DAY
     mine = ChatMessage.objects.filter(author=user, game=game)
     if mine.filter(created_at__gt=timezone.now() - timedelta(days=1)).count() >= daily:
+        cache.give_back_turn(key, every=every)  # counted only for a message stored
         raise ChatRefused(
             ngettext(
                 "Not sent: at most %(count)d message a day in one game. Try again tomorrow.",
@@ -240,20 +238,13 @@ def _check_rate(game: Game, user) -> None:
             % {"count": daily},
             status=429,  # the other games' chats stay open: nobody is told to wait
         )
-    # Counted once the message is sure to be stored (its checks passed); kept until full.
-    full_at += settings.CHAT_EVERY_SECONDS
-    cache.set(key, full_at, timeout=math.ceil(full_at - now) + 1)
-
-
-def _early(full_at: float, now: float) -> float:
-    """How long before a bucket full at ``full_at`` holds a message again (> 0: it is empty)."""
-    return full_at - now - (settings.CHAT_BURST - 1) * settings.CHAT_EVERY_SECONDS
 
 
 def wait_before_next(user) -> float:
     """Seconds before ``user``'s next message may go; 0 if it may go now."""
-    now = timezone.now().timestamp()
-    return max(0.0, _early(cache.get(BUCKET.format(user.pk), now), now))
+    return cache.turn_wait(
+        BUCKET.format(user.pk), every=settings.CHAT_EVERY_SECONDS, burst=settings.CHAT_BURST
+    )
 
 
 def _pace() -> dict:
@@ -281,7 +272,7 @@ def next_in(wait: float) -> str:
     ) % {**_pace(), "wait": clock.unit(math.ceil(wait), "second")}
 
 
-BUCKET = "chat-bucket:{}"  # when a player's bucket of messages is full again (a POSIX time)
+BUCKET = "chat-bucket:{}"  # a player's bucket of messages (``basilica_site.cache``)
 
 
 HIDDEN_WORDS = "chat-hidden-words"  # the admin's list, in the site's cache (Redis: every process's)

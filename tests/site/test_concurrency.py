@@ -1,4 +1,5 @@
-"""Two submissions of the same move at the same moment: exactly one lands.
+"""Two submissions of the same move at the same moment: exactly one lands. A player's chat lines
+posted at the same moment pass no faster than their bucket allows.
 
 The threads work on a file copy of the test database. The in-memory test database is shared
 between connections through SQLite's shared cache, whose table locks fail at once ("database
@@ -17,9 +18,9 @@ from functools import partial
 import pytest
 from django.db import connection, connections
 from django.urls import reverse
-from factories import client_for, first_legal, started_game
+from factories import client_for, first_legal, make_user, started_game
 
-from games.models import Action, Game
+from games.models import Action, ChatMessage, Game
 from games.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,3 +97,23 @@ def test_the_same_move_posted_from_two_tabs_lands_once_and_the_other_tab_gets_40
 
     assert sorted(r.status_code for r in responses) == [200, 409]
     assert count == 1
+
+
+def test_a_players_lines_posted_at_the_same_moment_pass_no_faster_than_their_bucket(
+    tmp_path, settings
+):
+    """Told apart on PostgreSQL (``make test`` runs this file there too): on SQLite the posts'
+    transactions already take turns, each whole."""
+    settings.CHAT_BURST, settings.CHAT_EVERY_SECONDS = 3, 60
+    game = started_game(make_user("ann"), make_user("bob"))
+    url = reverse("games:chat", args=[game.pk])
+    tabs = [client_for(game.seat0) for _ in range(8)]  # eight tabs of Ann's, posting together
+
+    def post(tab):
+        return tab.post(url, {"room": "players", "text": "hi"}, HTTP_HX_REQUEST="true").status_code
+
+    with threads_on_a_file_copy(tmp_path):
+        answers = in_threads(*(partial(post, tab) for tab in tabs))
+        [said] = in_threads(lambda: ChatMessage.objects.filter(author=game.seat0).count())
+    assert answers.count(200) == 3, answers  # the others told why nothing was sent, or to wait
+    assert said == 3
