@@ -125,14 +125,15 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
 # -- what the player may do --------------------------------------------------------------------
 
 
-def _placements(actions) -> dict[str, dict[int, dict[tuple[int, int], dict]]]:
-    """Legal placements by building, then turn, then the cell of the centre square."""
-    out: dict[str, dict[int, dict[tuple[int, int], dict]]] = {}
+def _placements(actions) -> dict[str, dict[int, dict[tuple[int, int], engine.Action]]]:
+    """Legal placements by building, then turn, then the cell of the centre square. (Some
+    thousand of them on a player's turn: read from the actions' fields, and only the one picked
+    written as JSON.)"""
+    out: dict[str, dict[int, dict[tuple[int, int], engine.Action]]] = {}
     for action in actions:
-        data = action.to_json()
-        out.setdefault(data["building"], {}).setdefault(data["turn"], {})[
-            (data["col"], data["row"])
-        ] = data
+        out.setdefault(action.building, {}).setdefault(action.turn, {})[
+            (action.col, action.row)
+        ] = action
     return out
 
 
@@ -156,7 +157,7 @@ def _parse_pick(pick: str | None, legal: dict, said: Words) -> dict:
     if turn not in turns:
         turn = turns[0]
     picked.update(cell=cell, label=label(*cell), turn=turn, turns=turns)
-    picked["action"] = legal[building][turn][cell]
+    picked["action"] = legal[building][turn][cell].to_json()
     return picked
 
 
