@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.clock import NO_CLOCK, TimeControl
+from games.compiled import Compiled
 
 # A closed account keeps its row (its games' action logs point to it) under this name and its id;
 # nobody may sign up with a name that begins so (games.web.accounts).
@@ -373,6 +374,32 @@ class Game(models.Model):
         return "shared" if len(self.winners) == 2 else "won"
 
 
+# A game's row with its two players: what every page, move, chat line and push of a game reads
+# first, compiled once (games.compiled). By who asks, as ``GameQuerySet.visible_to`` filters.
+_GAME = Compiled(lambda pk: Game.objects.select_related("seat0", "seat1").filter(pk=pk))
+_PUBLIC_GAME = Compiled(
+    lambda pk: Game.objects.select_related("seat0", "seat1").filter(pk=pk, private=False)
+)
+_GAME_SEEN_BY = Compiled(
+    lambda pk, user_id: Game.objects.select_related("seat0", "seat1").filter(
+        Q(private=False) | Q(seat0_id=user_id) | Q(seat1_id=user_id), pk=pk
+    )
+)
+
+
+def game_with_players(pk: int, user=None) -> Game | None:
+    """Game ``pk`` with its players, or None; with ``user``, only if they may know it exists
+    (``GameQuerySet.visible_to``)."""
+    pk = int(pk)
+    if not 0 < pk < 2**63:
+        return None  # no row has it (and SQLite would not take it)
+    if user is None or user.is_staff:
+        return _GAME.first(pk)
+    if not user.is_authenticated:
+        return _PUBLIC_GAME.first(pk)
+    return _GAME_SEEN_BY.first(pk, user.pk)
+
+
 class Series(models.Model):
     """A match of several games between the same two players, roles alternating (Cathedral's
     rule 8: each game's unplaced squares are its points, the smallest total wins)."""
@@ -520,7 +547,7 @@ class PlayerSettings(models.Model):
         asked = getattr(user, "settings_of_this_request", None)  # games.web.locale's
         if asked is not None:
             return asked
-        return cls.objects.filter(user=user).first() or cls(user=user)
+        return _SETTINGS_OF.first(user.pk) or cls(user=user)
 
     def confirms(self, live: bool) -> bool:
         """Whether a move in a game (live or not) waits for a "Confirm" click."""
@@ -553,6 +580,10 @@ class PlayerSettings(models.Model):
         if start < end:
             return start <= hour < end
         return hour >= start or hour < end
+
+
+# Read by every request of a signed-in player and every push to one: compiled once.
+_SETTINGS_OF = Compiled(lambda user_id: PlayerSettings.objects.filter(user_id=user_id)[:1])
 
 
 class Vacation(models.Model):
@@ -1220,7 +1251,11 @@ class SanctionQuerySet(models.QuerySet):
         """The suspensions in force on ``user``: they may neither play nor chat."""
         if user is None or not user.is_authenticated:
             return self.none()
-        return self.in_force().filter(user=user, kind=Sanction.Kind.SUSPENSION)
+        return self.suspensions_of(user.pk)
+
+    def suspensions_of(self, user_id: int, now: datetime | None = None) -> SanctionQuerySet:
+        """The suspensions in force at ``now`` on the user with id ``user_id``."""
+        return self.in_force(now).filter(user_id=user_id, kind=Sanction.Kind.SUSPENSION)
 
     def muting(self, user) -> SanctionQuerySet:
         """What keeps ``user`` from chatting now: a mute, or a suspension."""

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games.live.announce import version
-from games.models import Game
+from games.models import Game, game_with_players
 from games.play import states
 from games.web.presenters import game_context
 
@@ -90,7 +90,9 @@ def _row(game_id: int, announced: str | None) -> Game:
         game = _rows.get((game_id, announced))
         if game is not None:
             return game
-    game = Game.objects.select_related("seat0", "seat1").get(pk=game_id)
+    game = game_with_players(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
     _rows[(game.pk, version(game))] = game
     while len(_rows) > _ROWS_MAX:
         _rows.popitem(last=False)

@@ -6,14 +6,14 @@ private game and a game that never existed must read the same to a stranger.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from games import kinds
 from games.engine.basilica.components import EDITIONS
-from games.models import Game
+from games.models import Game, game_with_players
 
 
 def game_or_404(request: HttpRequest, pk: int) -> Game:
@@ -21,8 +21,10 @@ def game_or_404(request: HttpRequest, pk: int) -> Game:
     exists: a private game is its players' and the staff's only, and anyone else gets the very
     404 of a number that was never a game, whatever they asked of it, so that no answer tells a
     stranger which numbers are private games."""
-    games = Game.objects.visible_to(request.user).select_related("seat0", "seat1")
-    return get_object_or_404(games, pk=pk)
+    game = game_with_players(pk, request.user)
+    if game is None:
+        raise Http404("no such game")
+    return game
 
 
 def no_player(username: str) -> str:
