@@ -373,6 +373,9 @@ VACATION_START_DAYS = 7
 VACATION_DAYS_PER_MONTH = 2
 VACATION_CAP_DAYS = 30
 
+# Django's database sessions, their row read by a query compiled once (basilica_site/sessions.py).
+SESSION_ENGINE = "basilica_site.sessions"
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)

@@ -1,0 +1,119 @@
+"""Queries compiled once (``games.compiled``): the game's row with its players, as every page,
+move and push reads it, and the move's lock. Compiled once, they must answer every later call
+with that call's own values, exactly as Django's ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.forms.models import model_to_dict
+from django.utils import timezone
+from factories import client_for, make_staff, make_user, started_game
+
+from games.compiled import Compiled
+from games.models import Game, PlayerSettings, Sanction, Vacation, game_with_players
+from games.play import services
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(game: Game) -> dict:
+    return {
+        **model_to_dict(game),
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "seat0": model_to_dict(game.seat0),
+        "seat1": model_to_dict(game.seat1),
+    }
+
+
+def test_a_game_is_read_as_djangos_orm_reads_it_players_included(django_assert_num_queries):
+    ann, bob = make_user("ann"), make_user("bob")
+    games = [started_game(ann, bob), started_game(bob, make_user("carl"), private=True)]
+    for game in games:
+        expected = Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+        with django_assert_num_queries(1):  # the players come with the row
+            found = game_with_players(game.pk)
+            names = found.seat0.username, found.seat1.username
+        assert fields_of(found) == fields_of(expected)
+        assert names == (expected.seat0.username, expected.seat1.username)
+    assert game_with_players(games[0].pk).seat0.username == "ann"
+    assert game_with_players(games[1].pk).seat1.username == "carl"  # each call its own game
+
+
+def test_a_private_game_is_found_only_by_its_players_and_the_staff():
+    ann, bob, stranger = make_user("ann"), make_user("bob"), make_user("eve")
+    private = started_game(ann, bob, private=True)
+    public = started_game(make_user("dora"), make_user("fred"))
+    for who in (ann, bob, make_staff("referee")):
+        assert game_with_players(private.pk, who).pk == private.pk
+    for who in (stranger, AnonymousUser()):
+        assert game_with_players(private.pk, who) is None
+        assert game_with_players(public.pk, who).pk == public.pk
+    assert client_for(stranger).get(private.get_absolute_url()).status_code == 404
+    assert client_for(bob).get(private.get_absolute_url()).status_code == 200
+
+
+def test_a_number_no_row_can_have_is_no_game_not_an_error():
+    ann = make_user("ann")
+    assert game_with_players(10**20, ann) is None
+    assert game_with_players(-1, ann) is None
+
+
+def test_the_lock_asks_about_the_mover_at_the_moment_of_each_move():
+    game = started_game(make_user("ann"), make_user("bob"))
+    ann = game.seat0
+    now = timezone.now()
+    Vacation.objects.create(
+        user=ann, starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=4), days=2
+    )
+    Sanction.objects.create(
+        user=ann, kind="suspension", reason="r", ends_at=now + timedelta(days=1)
+    )
+
+    def locked_at(moment):
+        with time_machine.travel(moment, tick=False), transaction.atomic():
+            locked = services.lock(game, mover=ann)
+            return locked.mover_suspended, locked.mover_away
+
+    assert locked_at(now) == (True, False)  # the first call compiles the query
+    assert locked_at(now + timedelta(days=3)) == (False, True)
+    assert locked_at(now + timedelta(days=5)) == (False, False)
+    bob_locked = transaction.atomic()(lambda: services.lock(game, mover=game.seat1))()
+    assert (bob_locked.mover_suspended, bob_locked.mover_away) == (False, False)
+
+
+def test_a_value_build_does_not_hand_on_as_given_is_refused_at_once():
+    shifted = Compiled(lambda pk: Game.objects.filter(pk=pk + 1))  # would keep the first pk + 1
+    with pytest.raises(ValueError, match="do not reach"):
+        shifted.first(1)
+    with pytest.raises(TypeError):
+        Compiled(lambda pks: Game.objects.filter(pk__in=pks)).first([1, 2])  # ids, keys, moments
+
+
+def test_each_players_settings_are_their_own(django_assert_num_queries):
+    ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
+    PlayerSettings.objects.create(user=ann, language="pl")
+    PlayerSettings.objects.create(user=bob, language="fr")
+    with django_assert_num_queries(3):
+        said = [PlayerSettings.of(who) for who in (ann, bob, carl)]
+    assert [s.language for s in said] == ["pl", "fr", ""]
+    assert said[2].pk is None  # the defaults, not stored
+    assert said[2].user == carl
+
+
+def test_a_session_is_read_while_it_lives_and_not_after(settings):
+    ann = make_user("ann")
+    anns = client_for(ann)
+    assert anns.get("/games/mine/").status_code == 200  # signed in: their games
+    bobs = client_for(make_user("bob"))
+    assert "bob" in bobs.get("/games/mine/").content.decode()  # each session its own player
+    assert "ann" in anns.get("/games/mine/").content.decode()
+    with time_machine.travel(timezone.now() + timedelta(seconds=settings.SESSION_COOKIE_AGE + 60)):
+        page = anns.get("/games/mine/")
+    assert page.status_code == 302  # the session ran out: to the login page
+    assert "/login" in page["Location"]
