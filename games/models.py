@@ -387,6 +387,14 @@ _GAME_SEEN_BY = Compiled(
 )
 
 
+_WAITING_FOR = Compiled(lambda user_id: Game.objects.waiting_for(user_id).order_by())
+
+
+def count_waiting_for(user) -> int:
+    """How many running games wait for ``user``'s decision (every page's header says it)."""
+    return _WAITING_FOR.count(user.pk)
+
+
 def game_with_players(pk: int, user=None) -> Game | None:
     """Game ``pk`` with its players, or None; with ``user``, only if they may know it exists
     (``GameQuerySet.visible_to``)."""

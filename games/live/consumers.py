@@ -35,7 +35,7 @@ from games.correspondence import notify
 from games.live import chat as live_chat
 from games.live import gate, lobby, pushes, watch
 from games.live.announce import changed_at, group_name
-from games.models import Computer, Game
+from games.models import Computer, Game, count_waiting_for
 from games.web import metrics
 from games.web.locale import locale_of_socket
 
@@ -276,7 +276,7 @@ class GameConsumer(CountedConsumer):
         """In a worker thread: the header's count of the games waiting for this player; with
         ``seq``, it is the push of that seq (every push carries its seq)."""
         self.mark_seen()  # watching: no "your turn" email for this move
-        waiting = Game.objects.waiting_for(self.scope["user"]).count()
+        waiting = count_waiting_for(self.scope["user"])
         return render_to_string(
             "base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq}
         )

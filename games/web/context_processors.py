@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.functional import SimpleLazyObject
 
-from games.models import Game, Sanction
+from games.models import Sanction, count_waiting_for
 
 
 def turns(request) -> dict:
@@ -20,7 +20,7 @@ def turns(request) -> dict:
     def turn_count() -> int:
         count = getattr(request, "turn_count", None)
         if count is None:
-            count = request.turn_count = Game.objects.waiting_for(user).count()
+            count = request.turn_count = count_waiting_for(user)
         return count
 
     return {"turn_count": turn_count}

@@ -4,18 +4,27 @@ with that call's own values, exactly as Django's ORM would."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
-from django.contrib.auth.models import AnonymousUser
-from django.db import transaction
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection, connections, transaction
+from django.db.transaction import TransactionManagementError
 from django.forms.models import model_to_dict
 from django.utils import timezone
 from factories import client_for, make_staff, make_user, started_game
 
 from games.compiled import Compiled
-from games.models import Game, PlayerSettings, Sanction, Vacation, game_with_players
+from games.models import (
+    Game,
+    PlayerSettings,
+    Sanction,
+    Vacation,
+    count_waiting_for,
+    game_with_players,
+)
 from games.play import services
 
 pytestmark = pytest.mark.django_db
@@ -80,17 +89,49 @@ def test_the_lock_asks_about_the_mover_at_the_moment_of_each_move():
             locked = services.lock(game, mover=ann)
             return locked.mover_suspended, locked.mover_away
 
-    assert locked_at(now) == (True, False)  # the first call compiles the query
+    assert locked_at(now) == (True, False)
     assert locked_at(now + timedelta(days=3)) == (False, True)
     assert locked_at(now + timedelta(days=5)) == (False, False)
     bob_locked = transaction.atomic()(lambda: services.lock(game, mover=game.seat1))()
-    assert (bob_locked.mover_suspended, bob_locked.mover_away) == (False, False)
+    assert bob_locked.mover_suspended is False  # booleans, as Django's converters make them
+    assert bob_locked.mover_away is False
+
+
+@pytest.mark.django_db(transaction=True)  # the test itself outside any transaction
+def test_the_lock_outside_a_transaction_is_refused_every_time_as_djangos_own_is():
+    """Where the database takes row locks (PostgreSQL; SQLite takes none and refuses nothing),
+    a lock outside a transaction would hold nothing: refused, at every call."""
+    game = started_game(make_user("ann"), make_user("bob"))
+    with transaction.atomic():
+        services.lock(game, mover=game.seat0)  # compiled, in a transaction, and kept
+
+    def refused(lock) -> bool:
+        try:
+            lock()
+        except TransactionManagementError:
+            return True
+        return False
+
+    djangos = refused(lambda: list(Game.objects.select_for_update().filter(pk=game.pk)))
+    assert djangos == connection.features.has_select_for_update
+    for _ in range(2):
+        assert refused(lambda: services.lock(game, mover=game.seat0)) == djangos
 
 
 def test_a_value_build_does_not_hand_on_as_given_is_refused_at_once():
     shifted = Compiled(lambda pk: Game.objects.filter(pk=pk + 1))  # would keep the first pk + 1
     with pytest.raises(ValueError, match="do not reach"):
         shifted.first(1)
+    week = Compiled(  # ``now`` reaches the SQL, but so does a moment made from it
+        lambda now: Vacation.objects.filter(starts_at__lte=now, ends_at__gt=now - timedelta(7))
+    )
+    with pytest.raises(ValueError, match="nothing else vary"):
+        week.first(timezone.now())
+    players = Compiled(  # a list read while building, which would be kept
+        lambda pk: Game.objects.filter(pk=pk, seat0_id__in=list(User.objects.values_list("pk")))
+    )
+    with pytest.raises(ValueError, match="may not run a query"):
+        players.first(1)
     with pytest.raises(TypeError):
         Compiled(lambda pks: Game.objects.filter(pk__in=pks)).first([1, 2])  # ids, keys, moments
 
@@ -117,3 +158,36 @@ def test_a_session_is_read_while_it_lives_and_not_after(settings):
         page = anns.get("/games/mine/")
     assert page.status_code == 302  # the session ran out: to the login page
     assert "/login" in page["Location"]
+
+
+def test_the_headers_count_of_games_waiting_is_each_players_own():
+    ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
+    for seat0, seat1 in ((ann, bob), (carl, ann), (ann, carl)):
+        started_game(seat0, seat1)
+    waiting = {who.username: count_waiting_for(who) for who in (ann, bob, carl)}
+    assert waiting == {
+        who.username: Game.objects.waiting_for(who).count() for who in (ann, bob, carl)
+    }
+    assert sum(waiting.values()) == 3  # one player decides in each game
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_query_compiled_in_one_thread_answers_in_another():
+    ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
+    games = [started_game(ann, bob), started_game(carl, ann)]
+    assert game_with_players(games[0].pk).seat1.username == "bob"  # compiled here, if not yet
+    found = {}
+
+    def elsewhere():
+        try:
+            found["game"] = game_with_players(games[1].pk)
+            found["waiting"] = count_waiting_for(carl)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert (found["game"].pk, found["game"].seat0.username) == (games[1].pk, "carl")
+    assert found["game"].created_at == Game.objects.get(pk=games[1].pk).created_at
+    assert found["waiting"] == Game.objects.waiting_for(carl).count()
