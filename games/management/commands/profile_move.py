@@ -20,6 +20,9 @@ It prints each stage's median time and queries per move, their sum, and then the
 that cost most of
 their own time over the same moves, profiled in a second pass (the profiler's overhead is kept
 out of the timings). Timing is by ``time.process_time`` of this process: CPU, not waiting.
+Last, the reads every request and move makes (a session, a game and its players, the move's
+lock, a player's settings, the header's count), by Django's ORM and by the queries compiled once
+(``games.compiled``), in turns.
 `make profile-before` runs this same command on the code before issue 27, for the comparison:
 this machine's speed drifts from day to day, so a figure is compared only with one taken beside
 it.
@@ -37,17 +40,22 @@ from collections import defaultdict
 from contextlib import contextmanager
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import Exists
 from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.base import Template
 from django.test import Client, RequestFactory
 from django.test.utils import setup_test_environment
+from django.utils import timezone
 
+from basilica_site.sessions import SessionStore
 from games.live import pushes
 from games.live.announce import version
-from games.play import services, states
+from games.models import Game, PlayerSettings, Sanction, count_waiting_for, game_with_players
+from games.play import services, states, vacation
 from games.web import context_processors, next_game, views
 
 STAGES = (
@@ -151,6 +159,7 @@ class Command(BaseCommand):
         try:
             for kind in POSITIONS:
                 self.profile(kind, moves, top)
+            self.compiled_reads(calls=max(50, moves * 10))
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
 
@@ -197,6 +206,63 @@ class Command(BaseCommand):
         for where, calls, cumulative in ours[:top]:
             self.stdout.write(
                 f"    {where:{width}}  {calls:7} calls  {cumulative * 1000 / moves:6.2f} ms a move"
+            )
+
+    def compiled_reads(self, calls: int) -> None:
+        """The reads every request and move makes, by Django's ORM as it compiles each query
+        anew and by the queries compiled once (``games.compiled``), in turns: CPU a call."""
+        ann, bob = User.objects.filter(username__in=("basilica-ann", "basilica-bob"))
+        game = Game.objects.filter(seat0=ann).first()
+        session = SessionStore()
+        session["who"] = ann.pk
+        session.create()
+        key, now = session.session_key, timezone.now()
+        visible = Game.objects.visible_to(bob).select_related("seat0", "seat1")
+        locked = Game.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
+
+        def lock_by_orm():
+            with transaction.atomic():
+                locked.annotate(
+                    mover_suspended=Exists(Sanction.objects.suspending(ann)),
+                    mover_away=Exists(vacation.in_progress(ann, now)),
+                ).get(pk=game.pk)
+
+        def lock_compiled():
+            with transaction.atomic():
+                services.lock(game, mover=ann)
+
+        reads = {
+            "a game and its players": (
+                lambda: visible.get(pk=game.pk),
+                lambda: game_with_players(game.pk, bob),
+            ),
+            "the move's lock": (lock_by_orm, lock_compiled),
+            "a session": (
+                lambda: Session.objects.get(session_key=key, expire_date__gt=timezone.now()),
+                lambda: SessionStore(key).load(),
+            ),
+            "a player's settings": (
+                lambda: PlayerSettings.objects.filter(user=ann).first(),
+                lambda: PlayerSettings.of(ann),
+            ),
+            "games waiting (the header)": (
+                lambda: Game.objects.waiting_for(ann).count(),
+                lambda: count_waiting_for(ann),
+            ),
+        }
+        self.stdout.write(f"reads compiled once: CPU a call, median of 5 rounds of {calls} calls")
+        for name, (by_orm, compiled) in reads.items():
+            figures: dict[str, list[float]] = {"orm": [], "compiled": []}
+            for _ in range(5):
+                for side, read in (("orm", by_orm), ("compiled", compiled)):
+                    read()
+                    started = time.process_time()
+                    for _ in range(calls):
+                        read()
+                    figures[side].append((time.process_time() - started) / calls * 1000)
+            orm, once = (statistics.median(figures[side]) for side in ("orm", "compiled"))
+            self.stdout.write(
+                f"  {name:28} ORM {orm:5.2f} ms, compiled {once:5.2f} ms ({once / orm:.2f})"
             )
 
     def play(self, kind: str, players: list, moves: int, profiler=None) -> dict:
