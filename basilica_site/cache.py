@@ -85,9 +85,9 @@ class _Turns:
         now_ms, every_ms = _ms(time.time() if now is None else now), _ms(every)
         return self._take(key, now_ms, every_ms, (burst - 1) * every_ms) / 1000
 
-    def give_back_turn(self, key: str, every: float) -> None:
+    def give_back_turn(self, key: str, every: float, now: float | None = None) -> None:
         """Give back the turn just taken from ``key`` (what it was taken for was refused)."""
-        self._give_back(key, _ms(every))
+        self._give_back(key, _ms(every), _ms(time.time() if now is None else now))
 
     def turn_wait(self, key: str, every: float, burst: int, now: float | None = None) -> float:
         """Seconds before the bucket ``key`` holds a turn again; 0 if it holds one now."""
@@ -109,7 +109,7 @@ def _early(full_at: int, now: int, room: int) -> int:
 # moment is stored as a bare integer, which Django's Redis cache reads back as one.
 TAKE_TURN = """
 local now, every, room = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 local early = full_at - now - room
 if early > 0 then return early end
 full_at = full_at + every
@@ -124,12 +124,17 @@ end
 """
 
 
-class LocalCache(_Turns, LocMemCache):
-    """Django's cache in this process's memory (the embedded default: one process)."""
+_turn_locks: dict[str, threading.Lock] = {}  # per cache, shared by its every thread's object
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._turns = threading.Lock()
+
+class LocalCache(_Turns, LocMemCache):
+    """Django's cache in this process's memory (the embedded default: one process). Django makes
+    an object of it for each thread (and each request, under ASGI); they share its contents,
+    and its turns' lock, by the cache's name."""
+
+    def __init__(self, name, params) -> None:
+        super().__init__(name, params)
+        self._turns = _turn_locks.setdefault(name, threading.Lock())
 
     def _take(self, key: str, now: int, every: int, room: int) -> int:
         with self._turns:
@@ -138,15 +143,19 @@ class LocalCache(_Turns, LocMemCache):
             if early > 0:
                 return early
             full_at += every
-            self.set(key, full_at, timeout=math.ceil((full_at - now) / 1000) + 1)
+            self.set(key, full_at, timeout=_kept_for(full_at, now))
             return 0
 
-    def _give_back(self, key: str, every: int) -> None:
+    def _give_back(self, key: str, every: int, now: int) -> None:
         with self._turns:
             full_at = self.get(key)
             if full_at is not None:
-                full_at -= every
-                self.set(key, full_at, timeout=math.ceil(full_at / 1000 - time.time()) + 1)
+                self.set(key, full_at - every, timeout=_kept_for(full_at, now))  # as long as it was
+
+
+def _kept_for(full_at: int, now: int) -> int:
+    """Seconds a bucket full at ``full_at`` is kept: until it is full, and a second."""
+    return math.ceil((full_at - now) / 1000) + 1
 
 
 class ForgivingRedisCache(_Turns, RedisCache):
@@ -165,15 +174,14 @@ class ForgivingRedisCache(_Turns, RedisCache):
 
     @_or(lambda key, now, every, room: 0)  # every turn given while Redis is away
     def _take(self, key: str, now: int, every: int, room: int) -> int:
-        return int(self._script(key, TAKE_TURN)(keys=[self._key(key)], args=[now, every, room]))
+        keys = [self.make_and_validate_key(key)]
+        return int(self._script(key, TAKE_TURN)(keys=keys, args=[now, every, room]))
 
     @_or(_nothing)
-    def _give_back(self, key: str, every: int) -> None:
-        self._script(key, GIVE_BACK_TURN)(keys=[self._key(key)], args=[every])
-
-    def _key(self, key: str) -> str:
-        return self.make_and_validate_key(key)
+    def _give_back(self, key: str, every: int, now: int) -> None:
+        self._script(key, GIVE_BACK_TURN)(keys=[self.make_and_validate_key(key)], args=[every])
 
     def _script(self, key: str, source: str):
         # redis-py runs a registered script by its hash, and sends it whole the first time.
-        return self._cache.get_client(self._key(key), write=True).register_script(source)
+        client = self._cache.get_client(self.make_and_validate_key(key), write=True)
+        return client.register_script(source)

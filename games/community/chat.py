@@ -272,7 +272,7 @@ def next_in(wait: float) -> str:
     ) % {**_pace(), "wait": clock.unit(math.ceil(wait), "second")}
 
 
-BUCKET = "chat-bucket:{}"  # a player's bucket of messages (``basilica_site.cache``)
+BUCKET = "chat-turns:{}"  # a player's bucket of messages, as integer ms (``basilica_site.cache``)
 
 
 HIDDEN_WORDS = "chat-hidden-words"  # the admin's list, in the site's cache (Redis: every process's)

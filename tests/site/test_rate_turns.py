@@ -5,10 +5,12 @@ allows, in one process (the in-memory cache) or in many (Redis, which every proc
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.core.cache import cache
 
+from basilica_site.cache import LocalCache
 from tests.multiprocess.services_up import ensure_redis
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +23,19 @@ SITE_REDIS = {
 
 
 @pytest.fixture(params=["in memory", "redis"])
-def site_cache(request, settings):
-    """Each of the site's two caches, empty."""
+def site_cache(request, settings, monkeypatch):
+    """Each of the site's two caches, empty. The in-memory one reads slowly (a fiftieth of a
+    second), so that threads taking turns at once would meet between a read and a write if
+    anything let them (each thread has a cache object of its own, as Django makes them)."""
+    if request.param == "in memory":
+        reads = LocalCache.get
+
+        def slow_read(self, *args, **kwargs):
+            found = reads(self, *args, **kwargs)
+            time.sleep(0.02)  # the value read, not yet used: another thread may write now
+            return found
+
+        monkeypatch.setattr(LocalCache, "get", slow_read)
     if request.param == "redis":
         problem = ensure_redis()
         if problem:
@@ -63,8 +76,10 @@ def test_the_bucket_refills_one_turn_at_a_time_at_its_pace(site_cache):
     assert site_cache.take_turn("b", every=2, burst=2, now=101.5) == 0.5
     assert site_cache.take_turn("b", every=2, burst=2, now=102) == 0  # one turn back, taken
     assert site_cache.take_turn("b", every=2, burst=2, now=102) == 2
-    site_cache.give_back_turn("b", every=2)  # the turn taken at 102, for something refused
+    site_cache.give_back_turn("b", every=2, now=102)  # taken at 102 for something refused
     assert site_cache.turn_wait("b", every=2, burst=2, now=102) == 0
+    assert site_cache.take_turn("b", every=2, burst=2, now=102) == 0  # that one turn, no more
+    assert site_cache.take_turn("b", every=2, burst=2, now=102) == 2
     assert site_cache.take_turn("b", every=2, burst=2, now=110) == 0  # full again after a pause
     assert site_cache.take_turn("b", every=2, burst=2, now=110) == 0
     assert site_cache.take_turn("b", every=2, burst=2, now=110) == 2
