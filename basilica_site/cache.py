@@ -81,8 +81,10 @@ class _Turns:
 
     def take_turn(self, key: str, every: float, burst: int, now: float | None = None) -> float:
         """Take a turn from the bucket ``key``: 0 if taken, else the seconds before one is there
-        (nothing taken)."""
-        now_ms, every_ms = _ms(time.time() if now is None else now), _ms(every)
+        (nothing taken). The moment is the store's own clock, read in the same step (``now``
+        only in tests): callers whose clocks differ, or who read theirs a little before their
+        turn comes, would otherwise each be refused for the others' few milliseconds ahead."""
+        now_ms, every_ms = None if now is None else _ms(now), _ms(every)
         return self._take(key, now_ms, every_ms, (burst - 1) * every_ms) / 1000
 
     def give_back_turn(self, key: str, every: float, now: float | None = None) -> None:
@@ -109,6 +111,10 @@ def _early(full_at: int, now: int, room: int) -> int:
 # moment is stored as a bare integer, which Django's Redis cache reads back as one.
 TAKE_TURN = """
 local now, every, room = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not now then  -- Redis's clock, one for every process (a script may read it before writing)
+  local clock = redis.call('TIME')
+  now = tonumber(clock[1]) * 1000 + math.ceil(tonumber(clock[2]) / 1000)
+end
 local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 local early = full_at - now - room
 if early > 0 then return early end
@@ -136,8 +142,9 @@ class LocalCache(_Turns, LocMemCache):
         super().__init__(name, params)
         self._turns = _turn_locks.setdefault(name, threading.Lock())
 
-    def _take(self, key: str, now: int, every: int, room: int) -> int:
+    def _take(self, key: str, now: int | None, every: int, room: int) -> int:
         with self._turns:
+            now = _ms(time.time()) if now is None else now
             full_at = max(self.get(key, now), now)
             early = _early(full_at, now, room)
             if early > 0:
@@ -173,9 +180,10 @@ class ForgivingRedisCache(_Turns, RedisCache):
     set_many = _or(lambda data, timeout=None, version=None: list(data))(RedisCache.set_many)
 
     @_or(lambda key, now, every, room: 0)  # every turn given while Redis is away
-    def _take(self, key: str, now: int, every: int, room: int) -> int:
+    def _take(self, key: str, now: int | None, every: int, room: int) -> int:
         keys = [self.make_and_validate_key(key)]
-        return int(self._script(key, TAKE_TURN)(keys=keys, args=[now, every, room]))
+        args = ["" if now is None else now, every, room]
+        return int(self._script(key, TAKE_TURN)(keys=keys, args=args))
 
     @_or(_nothing)
     def _give_back(self, key: str, every: int, now: int) -> None:
