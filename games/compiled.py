@@ -61,13 +61,23 @@ def _no_query(*_args, **_kwargs):
     raise ValueError("a compiled query's build may not run a query of its own")
 
 
+def _unbound(function: Callable, compiler: SQLCompiler) -> Callable | str:
+    """A converter as kept: the name of a backend's own (a method of its operations)."""
+    if getattr(function, "__self__", None) is compiler.connection.ops:
+        return function.__name__
+    return function
+
+
 @dataclass(frozen=True)
 class _Statement:
     alias: str
     sql: str
     slots: tuple[tuple[int | None, object], ...]  # per parameter: the value's number, or a constant
     for_update: bool
-    converters: tuple  # (position, functions, expression): the backend's value to the field's
+    # (position, functions, expression): the backend's value to the field's. A backend's own
+    # converter is kept by its name and taken from the calling thread's connection: bound to the
+    # compiling thread's, it would keep that connection open for the process's life.
+    converters: tuple
     init_list: tuple[str, ...]
     start: int
     end: int
@@ -109,6 +119,8 @@ class _Statement:
                 for position, functions, expression in self.converters:
                     value = row[position]
                     for function in functions:
+                        if isinstance(function, str):
+                            function = getattr(connection.ops, function)
                         value = function(value, expression, connection)
                     row[position] = value
             obj = self.model.from_db(alias, self.init_list, row[self.start : self.end])
@@ -170,7 +182,11 @@ class Compiled:
             slots=slots,
             for_update=compiler.query.select_for_update,
             converters=tuple(
-                (position, tuple(functions), expression)
+                (
+                    position,
+                    tuple(_unbound(function, compiler) for function in functions),
+                    expression,
+                )
                 for position, (functions, expression) in compiler.get_converters(
                     columns[: compiler.col_count]
                 ).items()

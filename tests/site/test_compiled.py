@@ -4,7 +4,9 @@ with that call's own values, exactly as Django's ORM would."""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from datetime import timedelta
 
 import pytest
@@ -191,3 +193,27 @@ def test_a_query_compiled_in_one_thread_answers_in_another():
     assert (found["game"].pk, found["game"].seat0.username) == (games[1].pk, "carl")
     assert found["game"].created_at == Game.objects.get(pk=games[1].pk).created_at
     assert found["waiting"] == Game.objects.waiting_for(carl).count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_query_compiled_in_a_thread_keeps_no_hold_on_that_thread_s_connection():
+    """A compiled query outlives the thread that compiled it (a request's, under daphne). It must
+    not keep that thread's database connection alive: on PostgreSQL, a session held open for the
+    process's life. It answers afterwards with the calling thread's connection."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = started_game(ann, bob)
+    games_of = Compiled(lambda pk: Game.objects.filter(pk=pk))  # first compiled in the thread
+    held = {}
+
+    def elsewhere():
+        held["connection"] = weakref.ref(connections["default"])
+        held["game"] = games_of.first(game.pk)
+        connections["default"].close()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert held["game"].created_at == game.created_at
+    assert held["connection"]() is None  # gone with its thread
+    assert games_of.first(game.pk).updated_at == game.updated_at
