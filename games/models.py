@@ -143,11 +143,20 @@ class GameQuerySet(models.QuerySet):
 
     def visible_to(self, user) -> GameQuerySet:
         """Public games, and private ones to their players and the staff only."""
-        if user.is_staff:
+        return self.seen_by(_viewer(user), user.pk)
+
+    def seen_by(self, viewer: str, user_id: int | None = None) -> GameQuerySet:
+        """The games a ``viewer`` ("staff", "player" ``user_id``, or "anonymous") may know exist:
+        the staff every game, everyone else the public ones, and a player their own."""
+        if viewer == "staff":
             return self
-        if not user.is_authenticated:
+        if viewer == "anonymous":
             return self.filter(private=False)
-        return self.filter(Q(private=False) | Q(seat0=user) | Q(seat1=user))
+        return self.filter(Q(private=False) | Q(seat0_id=user_id) | Q(seat1_id=user_id))
+
+    def with_players(self) -> GameQuerySet:
+        """Each game with its two players' rows, read in the same query."""
+        return self.select_related("seat0", "seat1")
 
     def running(self) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE)
@@ -374,17 +383,23 @@ class Game(models.Model):
         return "shared" if len(self.winners) == 2 else "won"
 
 
+def _viewer(user) -> str:
+    """Who asks, as ``GameQuerySet.seen_by`` tells viewers apart."""
+    if user.is_staff:
+        return "staff"
+    return "player" if user.is_authenticated else "anonymous"
+
+
 # A game's row with its two players: what every page, move, chat line and push of a game reads
-# first, compiled once (games.compiled). By who asks, as ``GameQuerySet.visible_to`` filters.
-_GAME = Compiled(lambda pk: Game.objects.select_related("seat0", "seat1").filter(pk=pk))
-_PUBLIC_GAME = Compiled(
-    lambda pk: Game.objects.select_related("seat0", "seat1").filter(pk=pk, private=False)
-)
-_GAME_SEEN_BY = Compiled(
-    lambda pk, user_id: Game.objects.select_related("seat0", "seat1").filter(
-        Q(private=False) | Q(seat0_id=user_id) | Q(seat1_id=user_id), pk=pk
+# first, compiled once (games.compiled), a query for each kind of viewer.
+_GAME_SEEN_BY = {
+    viewer: Compiled(
+        lambda pk, *user_id, viewer=viewer: (
+            Game.objects.with_players().filter(pk=pk).seen_by(viewer, *user_id)
+        )
     )
-)
+    for viewer in ("staff", "player", "anonymous")
+}
 
 
 _WAITING_FOR = Compiled(lambda user_id: Game.objects.waiting_for(user_id).order_by())
@@ -401,11 +416,10 @@ def game_with_players(pk: int, user=None) -> Game | None:
     pk = int(pk)
     if not 0 < pk < 2**63:
         return None  # no row has it (and SQLite would not take it)
-    if user is None or user.is_staff:
-        return _GAME.first(pk)
-    if not user.is_authenticated:
-        return _PUBLIC_GAME.first(pk)
-    return _GAME_SEEN_BY.first(pk, user.pk)
+    viewer = "staff" if user is None else _viewer(user)  # no one asks: the game as it is
+    if viewer == "player":
+        return _GAME_SEEN_BY[viewer].first(pk, user.pk)
+    return _GAME_SEEN_BY[viewer].first(pk)
 
 
 class Series(models.Model):

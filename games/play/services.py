@@ -196,9 +196,7 @@ def lock(game: Game, mover=None) -> Game:
 
 
 def _locked(pk: int):
-    return (
-        Game.objects.select_for_update(of=("self",)).select_related("seat0", "seat1").filter(pk=pk)
-    )
+    return Game.objects.select_for_update(of=("self",)).with_players().filter(pk=pk)
 
 
 _LOCKED = Compiled(_locked)

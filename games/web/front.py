@@ -98,7 +98,7 @@ def first_steps() -> list[dict]:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     playing = Game.objects.being_played().not_blocked(request.user)
-    playing = playing.select_related("seat0", "seat1")[:HOME_NOW]
+    playing = playing.with_players()[:HOME_NOW]
     context = {"now": boards(playing), "grid": grid(), "how_to_play": first_steps()}
     return render(request, "home.html", context)
 

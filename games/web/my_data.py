@@ -82,7 +82,7 @@ def settings_of(user) -> dict:
 
 
 def _games_of(user):
-    return Game.objects.involving(user).select_related("seat0", "seat1").order_by("created_at")
+    return Game.objects.involving(user).with_players().order_by("created_at")
 
 
 def _game(request: HttpRequest, game: Game, user) -> dict:

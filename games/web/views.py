@@ -78,13 +78,9 @@ def _lobby_context(user, posted=None) -> dict:
         "forms": forms,
         "against": against,
         "levels": Computer.Level.choices,
-        "waiting": Game.objects.deciding(user).select_related("seat0", "seat1"),
+        "waiting": Game.objects.deciding(user).with_players(),
         "mine_open": Game.objects.filter(created_by=user, status=Game.Status.OPEN),
-        "now": boards(
-            Game.objects.being_played()
-            .not_blocked(user)
-            .select_related("seat0", "seat1")[:LOBBY_NOW]
-        ),
+        "now": boards(Game.objects.being_played().not_blocked(user).with_players()[:LOBBY_NOW]),
     }
 
 
@@ -303,7 +299,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     games = list(
         next_game.with_last_move(Game.objects.involving(user))
         .exclude(status=Game.Status.CANCELLED)
-        .select_related("seat0", "seat1")
+        .with_players()
         .order_by("-updated_at")
     )
     running = [game for game in games if game.status == Game.Status.ACTIVE]
@@ -342,7 +338,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         Game.objects.involving(person)
         .visible_to(request.user)
         .filter(status=Game.Status.FINISHED)
-        .select_related("seat0", "seat1")
+        .with_players()
         .order_by("-finished_at", "-pk")
     )
     shown = [{"game": g, "result": g.result_for(person)} for g in finished[: PROFILE_FINISHED + 1]]
@@ -370,7 +366,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def now_playing(request: HttpRequest) -> HttpResponse:
     """Public games in play, the last moved first: anyone, signed in or not, may watch them."""
     drawn_at = _drawn_at()
-    games = Game.objects.being_played().not_blocked(request.user).select_related("seat0", "seat1")
+    games = Game.objects.being_played().not_blocked(request.user).with_players()
     page = Paginator(games, NOW_PER_PAGE).get_page(request.GET.get("page"))
     context = {"page": page, "now": boards(page), "drawn_at": drawn_at}
     if request.htmx:
@@ -404,7 +400,7 @@ def rules(request: HttpRequest, kind: str = "basilica", edition: str | None = No
 def series(request: HttpRequest, pk: int) -> HttpResponse:
     """A series' games and running totals, for whoever may watch its games."""
     found = get_object_or_404(Series, pk=pk)
-    first = found.games.select_related("seat0", "seat1").order_by("series_number").first()
+    first = found.games.with_players().order_by("series_number").first()
     if first is None or not first.can_watch(request.user):
         raise Http404("no such series")
     return render(request, "games/series.html", series_standings.standings(found))

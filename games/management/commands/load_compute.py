@@ -194,7 +194,7 @@ class Command(BaseCommand):
                     unfinished = True  # the bot's
                 elif made < actions:
                     unfinished = True
-                    answer(Game.objects.select_related("seat0", "seat1").get(pk=pk))
+                    answer(Game.objects.with_players().get(pk=pk))
             if not unfinished:
                 break
             time.sleep(0.05)

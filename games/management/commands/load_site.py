@@ -56,7 +56,7 @@ def new_game(name: str, expansion: bool = False, seed: int | None = None) -> Gam
     if seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=seed)
     game = services.accept_game(game, bob)
-    return Game.objects.select_related("seat0", "seat1").get(pk=game.pk)
+    return Game.objects.with_players().get(pk=game.pk)
 
 
 def random_action(state, rng: random.Random):

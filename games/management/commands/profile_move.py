@@ -217,8 +217,8 @@ class Command(BaseCommand):
         session["who"] = ann.pk
         session.create()
         key, now = session.session_key, timezone.now()
-        visible = Game.objects.visible_to(bob).select_related("seat0", "seat1")
-        locked = Game.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
+        visible = Game.objects.visible_to(bob).with_players()
+        locked = Game.objects.select_for_update(of=("self",)).with_players()
 
         def lock_by_orm():
             with transaction.atomic():
