@@ -84,22 +84,25 @@ class _Turns:
         (nothing taken). The moment is the store's own clock, read in the same step (``now``
         only in tests): callers whose clocks differ, or who read theirs a little before their
         turn comes, would otherwise each be refused for the others' few milliseconds ahead."""
-        now_ms, every_ms = None if now is None else _ms(now), _ms(every)
-        return self._take(key, now_ms, every_ms, (burst - 1) * every_ms) / 1000
+        every_ms = _ms(every)
+        return self._take(key, _ms_or_none(now), every_ms, (burst - 1) * every_ms) / 1000
 
     def give_back_turn(self, key: str, every: float, now: float | None = None) -> None:
         """Give back the turn just taken from ``key`` (what it was taken for was refused)."""
-        self._give_back(key, _ms(every), _ms(time.time() if now is None else now))
+        self._give_back(key, _ms(every), _ms_or_none(now))
 
     def turn_wait(self, key: str, every: float, burst: int, now: float | None = None) -> float:
-        """Seconds before the bucket ``key`` holds a turn again; 0 if it holds one now."""
-        now_ms = _ms(time.time() if now is None else now)
-        full_at = self.get(key)
-        return max(0, _early(full_at or now_ms, now_ms, (burst - 1) * _ms(every))) / 1000
+        """Seconds before the bucket ``key`` holds a turn again; 0 if it holds one now (at the
+        store's clock too, as the turns are taken)."""
+        return max(0, self._wait(key, _ms_or_none(now), (burst - 1) * _ms(every))) / 1000
 
 
 def _ms(seconds: float) -> int:
     return math.ceil(seconds * 1000)
+
+
+def _ms_or_none(seconds: float | None) -> int | None:
+    return None if seconds is None else _ms(seconds)
 
 
 def _early(full_at: int, now: int, room: int) -> int:
@@ -108,13 +111,20 @@ def _early(full_at: int, now: int, room: int) -> int:
 
 
 # In Redis, as one script: Redis runs a script whole, nothing else between its commands. The
-# moment is stored as a bare integer, which Django's Redis cache reads back as one.
-TAKE_TURN = """
-local now, every, room = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-if not now then  -- Redis's clock, one for every process (a script may read it before writing)
+# moment is stored as a bare integer, which Django's Redis cache reads back as one. A script's
+# moment is Redis's clock, one for every process (read before writing: allowed since Redis 5's
+# effects replication), unless a test gives one.
+_NOW = """
+local now = tonumber(ARGV[1])
+if not now then
   local clock = redis.call('TIME')
   now = tonumber(clock[1]) * 1000 + math.ceil(tonumber(clock[2]) / 1000)
 end
+"""
+TAKE_TURN = (
+    _NOW
+    + """
+local every, room = tonumber(ARGV[2]), tonumber(ARGV[3])
 local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 local early = full_at - now - room
 if early > 0 then return early end
@@ -122,6 +132,14 @@ full_at = full_at + every
 redis.call('SET', KEYS[1], string.format('%d', full_at), 'PX', full_at - now + 1000)
 return 0
 """
+)
+TURN_WAIT = (
+    _NOW
+    + """
+local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
+return full_at - now - tonumber(ARGV[2])
+"""
+)
 GIVE_BACK_TURN = """
 local full_at = tonumber(redis.call('GET', KEYS[1]))
 if full_at then
@@ -153,11 +171,16 @@ class LocalCache(_Turns, LocMemCache):
             self.set(key, full_at, timeout=_kept_for(full_at, now))
             return 0
 
-    def _give_back(self, key: str, every: int, now: int) -> None:
+    def _give_back(self, key: str, every: int, now: int | None) -> None:
         with self._turns:
+            now = _ms(time.time()) if now is None else now
             full_at = self.get(key)
             if full_at is not None:
                 self.set(key, full_at - every, timeout=_kept_for(full_at, now))  # as long as it was
+
+    def _wait(self, key: str, now: int | None, room: int) -> int:
+        now = _ms(time.time()) if now is None else now
+        return _early(self.get(key, now), now, room)
 
 
 def _kept_for(full_at: int, now: int) -> int:
@@ -186,8 +209,13 @@ class ForgivingRedisCache(_Turns, RedisCache):
         return int(self._script(key, TAKE_TURN)(keys=keys, args=args))
 
     @_or(_nothing)
-    def _give_back(self, key: str, every: int, now: int) -> None:
+    def _give_back(self, key: str, every: int, now: int | None) -> None:
         self._script(key, GIVE_BACK_TURN)(keys=[self.make_and_validate_key(key)], args=[every])
+
+    @_or(lambda key, now, room: 0)  # no wait while Redis is away
+    def _wait(self, key: str, now: int | None, room: int) -> int:
+        keys = [self.make_and_validate_key(key)]
+        return int(self._script(key, TURN_WAIT)(keys=keys, args=["" if now is None else now, room]))
 
     def _script(self, key: str, source: str):
         # redis-py runs a registered script by its hash, and sends it whole the first time.

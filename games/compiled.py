@@ -68,6 +68,11 @@ def _unbound(function: Callable, compiler: SQLCompiler) -> Callable | str:
     return function
 
 
+def _bound(function: Callable | str, connection) -> Callable:
+    """A converter as called: a backend's own taken from the calling thread's connection."""
+    return getattr(connection.ops, function) if isinstance(function, str) else function
+
+
 @dataclass(frozen=True)
 class _Statement:
     alias: str
@@ -75,8 +80,9 @@ class _Statement:
     slots: tuple[tuple[int | None, object], ...]  # per parameter: the value's number, or a constant
     for_update: bool
     # (position, functions, expression): the backend's value to the field's. A backend's own
-    # converter is kept by its name and taken from the calling thread's connection: bound to the
-    # compiling thread's, it would keep that connection open for the process's life.
+    # converter (SQLite's, for dates and booleans) is kept by its name and taken from the calling
+    # thread's connection: bound to the compiling thread's, it would keep that connection, and
+    # its open database file, for the process's life, and convert with its time zone.
     converters: tuple
     init_list: tuple[str, ...]
     start: int
@@ -113,14 +119,16 @@ class _Statement:
             cursor.execute(self.sql, self.params(connection, values))
             rows = cursor.fetchall()
         found = []
+        converters = [
+            (position, [_bound(function, connection) for function in functions], expression)
+            for position, functions, expression in self.converters
+        ]
         for row in rows:
-            if self.converters:
+            if converters:
                 row = list(row)
-                for position, functions, expression in self.converters:
+                for position, functions, expression in converters:
                     value = row[position]
                     for function in functions:
-                        if isinstance(function, str):
-                            function = getattr(connection.ops, function)
                         value = function(value, expression, connection)
                     row[position] = value
             obj = self.model.from_db(alias, self.init_list, row[self.start : self.end])

@@ -10,6 +10,7 @@ import re
 import secrets
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -134,6 +135,9 @@ def casual_words(reason: str) -> str:
     return reason
 
 
+Viewer = Literal["staff", "player", "anonymous"]
+
+
 class GameQuerySet(models.QuerySet):
     def involving(self, user) -> GameQuerySet:
         return self.filter(Q(seat0=user) | Q(seat1=user))
@@ -145,13 +149,15 @@ class GameQuerySet(models.QuerySet):
         """Public games, and private ones to their players and the staff only."""
         return self.seen_by(_viewer(user), user.pk)
 
-    def seen_by(self, viewer: str, user_id: int | None = None) -> GameQuerySet:
+    def seen_by(self, viewer: Viewer, user_id: int | None = None) -> GameQuerySet:
         """The games a ``viewer`` ("staff", "player" ``user_id``, or "anonymous") may know exist:
         the staff every game, everyone else the public ones, and a player their own."""
         if viewer == "staff":
             return self
         if viewer == "anonymous":
             return self.filter(private=False)
+        if viewer != "player" or user_id is None:  # never "seat IS NULL": every open seek
+            raise ValueError(f"no such viewer: {viewer!r} {user_id!r}")
         return self.filter(Q(private=False) | Q(seat0_id=user_id) | Q(seat1_id=user_id))
 
     def with_players(self) -> GameQuerySet:
@@ -383,7 +389,7 @@ class Game(models.Model):
         return "shared" if len(self.winners) == 2 else "won"
 
 
-def _viewer(user) -> str:
+def _viewer(user) -> Viewer:
     """Who asks, as ``GameQuerySet.seen_by`` tells viewers apart."""
     if user.is_staff:
         return "staff"

@@ -198,8 +198,8 @@ def test_a_query_compiled_in_one_thread_answers_in_another():
 @pytest.mark.django_db(transaction=True)
 def test_a_query_compiled_in_a_thread_keeps_no_hold_on_that_thread_s_connection():
     """A compiled query outlives the thread that compiled it (a request's, under daphne). It must
-    not keep that thread's database connection alive: on PostgreSQL, a session held open for the
-    process's life. It answers afterwards with the calling thread's connection."""
+    not keep that thread's database connection alive (SQLite's converters of dates are methods
+    of it; PostgreSQL has none). It answers afterwards with the calling thread's connection."""
     ann, bob = make_user("ann"), make_user("bob")
     game = started_game(ann, bob)
     games_of = Compiled(lambda pk: Game.objects.filter(pk=pk))  # first compiled in the thread
@@ -217,3 +217,11 @@ def test_a_query_compiled_in_a_thread_keeps_no_hold_on_that_thread_s_connection(
     assert held["game"].created_at == game.created_at
     assert held["connection"]() is None  # gone with its thread
     assert games_of.first(game.pk).updated_at == game.updated_at
+
+
+def test_the_visibility_rule_refuses_a_viewer_it_does_not_know():
+    """A player without an id would read "seat IS NULL": every private seek still waiting."""
+    make_user("ann")
+    for viewer, user_id in (("player", None), ("Staff", 1)):
+        with pytest.raises(ValueError):
+            Game.objects.seen_by(viewer, user_id)
