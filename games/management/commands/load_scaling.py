@@ -276,25 +276,24 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
     errors = [0]
     reasons: collections.Counter = collections.Counter()
 
+    async def connect(port: int, pk: int, cookie: str):
+        # As the game page does (htmx's ws extension): a socket closed before it opened is
+        # opened again after a pause (daphne closes one its application has not accepted within
+        # 5 s: 80 at once on a process just started, on a slow machine). Counted: it costs the
+        # player a moment.
+        for attempt in range(4):
+            try:
+                return await open_socket(port, pk, cookie)
+            except (websockets.InvalidHandshake, OSError):
+                reasons["socket opened again"] += 1
+                await asyncio.sleep(1 + attempt)
+        return await open_socket(port, pk, cookie)  # a fifth time, or the run stops saying why
+
     async def play(number: int, game: dict) -> None:
         # Each player's socket and posts on a daphne of their own (the other one's if two).
         homes = [ports[(number + seat) % len(ports)] for seat in (0, 1)]
         cookies = [f"sessionid={s}; csrftoken={CSRF}" for s in game["sessions"]]
-        sockets = []
-        for seat in (0, 1):
-            sockets.append(
-                await websockets.connect(
-                    f"ws://127.0.0.1:{homes[seat]}/ws/games/{game['pk']}/",
-                    additional_headers={
-                        "Cookie": cookies[seat],
-                        "Origin": f"http://127.0.0.1:{homes[seat]}",
-                    },
-                    open_timeout=20,
-                    max_size=2**22,
-                    compression=None,  # a browser would inflate; the lean generator need not
-                    max_queue=None,  # read on: a socket left unread would stop answering pings
-                )
-            )
+        sockets = [await connect(homes[seat], game["pk"], cookies[seat]) for seat in (0, 1)]
         posts = [Http(homes[0]), Http(homes[1])]
         state = engine.new_game(engine.Options.from_json(game["options"]), game["seed"])
         rng = random.Random(game["pk"])
@@ -340,6 +339,19 @@ async def drive(ports: list[int], games: list[dict], seconds: float, warmup: flo
         "errors": errors[0],
         "reasons": dict(reasons),
     }
+
+
+async def open_socket(port: int, pk: int, cookie: str):
+    import websockets
+
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/games/{pk}/",
+        additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
+        open_timeout=20,
+        max_size=2**22,
+        compression=None,  # a browser would inflate; the lean generator need not
+        max_queue=None,  # read on: a socket left unread would stop answering pings
+    )
 
 
 async def push_of(ws, seq: int) -> None:
