@@ -105,6 +105,11 @@ def _ms_or_none(seconds: float | None) -> int | None:
     return None if seconds is None else _ms(seconds)
 
 
+def _now_or(now: int | None) -> int:
+    """The moment a test gives, or this process's clock (in milliseconds)."""
+    return _ms(time.time()) if now is None else now
+
+
 def _early(full_at: int, now: int, room: int) -> int:
     """How long before a bucket full at ``full_at`` holds a turn again (> 0: it is empty)."""
     return max(full_at, now) - now - room
@@ -113,19 +118,19 @@ def _early(full_at: int, now: int, room: int) -> int:
 # In Redis, as one script: Redis runs a script whole, nothing else between its commands. The
 # moment is stored as a bare integer, which Django's Redis cache reads back as one. A script's
 # moment is Redis's clock, one for every process (read before writing: allowed since Redis 5's
-# effects replication), unless a test gives one.
-_NOW = """
+# effects replication), unless a test gives one; the bucket is full then or later.
+_NOW_AND_FULL_AT = """
 local now = tonumber(ARGV[1])
 if not now then
   local clock = redis.call('TIME')
   now = tonumber(clock[1]) * 1000 + math.ceil(tonumber(clock[2]) / 1000)
 end
+local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 """
 TAKE_TURN = (
-    _NOW
+    _NOW_AND_FULL_AT
     + """
 local every, room = tonumber(ARGV[2]), tonumber(ARGV[3])
-local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 local early = full_at - now - room
 if early > 0 then return early end
 full_at = full_at + every
@@ -134,9 +139,8 @@ return 0
 """
 )
 TURN_WAIT = (
-    _NOW
+    _NOW_AND_FULL_AT
     + """
-local full_at = math.max(tonumber(redis.call('GET', KEYS[1]) or '') or now, now)
 return full_at - now - tonumber(ARGV[2])
 """
 )
@@ -162,7 +166,7 @@ class LocalCache(_Turns, LocMemCache):
 
     def _take(self, key: str, now: int | None, every: int, room: int) -> int:
         with self._turns:
-            now = _ms(time.time()) if now is None else now
+            now = _now_or(now)
             full_at = max(self.get(key, now), now)
             early = _early(full_at, now, room)
             if early > 0:
@@ -173,13 +177,13 @@ class LocalCache(_Turns, LocMemCache):
 
     def _give_back(self, key: str, every: int, now: int | None) -> None:
         with self._turns:
-            now = _ms(time.time()) if now is None else now
+            now = _now_or(now)
             full_at = self.get(key)
             if full_at is not None:
                 self.set(key, full_at - every, timeout=_kept_for(full_at, now))  # as long as it was
 
     def _wait(self, key: str, now: int | None, room: int) -> int:
-        now = _ms(time.time()) if now is None else now
+        now = _now_or(now)
         return _early(self.get(key, now), now, room)
 
 
