@@ -85,6 +85,7 @@ test: install lint
 	$(MAKE) --no-print-directory backup-check
 	$(MAKE) --no-print-directory upgrade-check
 	$(MAKE) --no-print-directory profile PROFILE_ARGS="--moves 2 --top 3"
+	$(MAKE) --no-print-directory profile-before PROFILE_ARGS="--moves 2 --top 3"
 	$(MAKE) --no-print-directory load-compute COMPUTE_ARGS="$(COMPUTE_TINY)"
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory chaos
@@ -135,7 +136,7 @@ bench: install
 
 # Where a move's time goes: each stage's CPU and queries (the mover's request, its transaction,
 # the pushes, the header's count) and the costliest functions, for a game of each kind.
-# `make test` runs it on two moves, to keep it working; PROFILE_ARGS adds options. Its database is
+# `make test` runs it (and profile-before) on two moves, to keep it working; PROFILE_ARGS adds options. Its database is
 # a throwaway one, and the tasks a move queues go to a throwaway queue (no worker ever runs them).
 PROFILE_HUEY = $(LOAD_DIR)/basilica-profile-$(shell id -u).huey
 profile: export DJANGO_DEBUG ?= 1
