@@ -34,3 +34,16 @@ def floods_forgotten():
     from games.community import floods
 
     floods.forget()
+
+
+@pytest.fixture(autouse=True)
+def async_helpers_connections_closed():
+    """An async test's ``sync_to_async`` helpers run in asgiref's one thread for such work, and
+    a query there opens that thread's own connection, which nothing closes (a request or a
+    consumer's ``database_sync_to_async`` would): on PostgreSQL it stays out of the pool, and
+    the test database cannot be dropped at the end while it is open. Closed after each test."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()

@@ -79,9 +79,13 @@ def hanging_redis():
             while True:
                 taken.append(server.accept()[0])
 
-    threading.Thread(target=take, daemon=True).start()
+    taker = threading.Thread(target=take, daemon=True)
+    taker.start()
     yield server.getsockname()[1], taken
+    server.shutdown(socket.SHUT_RDWR)  # wakes the accept() (closing alone would not, on Linux)
     server.close()
+    taker.join(timeout=5)
+    assert not taker.is_alive()
     for connection in taken:
         connection.close()
 
