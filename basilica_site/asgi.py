@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels.
+"""ASGI entry point: HTTP through Django (past a gate for chat floods), websockets through
+Channels.
 
 Websockets are checked against ALLOWED_HOSTS and carry the Django session, so a consumer knows
 who is on the other end before it accepts.
@@ -18,6 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.live.gate import Gate  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from games.web.middleware import ChatFloodGate  # noqa: E402
 
 # Another site's pages are refused first; then the gate refuses a flood's handshakes before the
 # session is read.
@@ -33,7 +35,8 @@ if settings.SENTRY_DSN:
 
     websockets = SentryAsgiMiddleware(websockets)
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+# A chat flood's posts, from a session just told to wait, are answered before Django reads them.
+application = ProtocolTypeRouter({"http": ChatFloodGate(django_asgi_app), "websocket": websockets})
 
 from basilica_site.runtime import freeze_startup_objects  # noqa: E402
 

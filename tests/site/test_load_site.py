@@ -4,18 +4,24 @@
 from __future__ import annotations
 
 import io
+from functools import partial
 
 import pytest
 from django.core.management import call_command
+from test_concurrency import in_threads, threads_on_a_file_copy
 
 from games.play import states
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_load_command_prints_each_figure_beside_its_target(settings):
+def test_the_load_command_prints_each_figure_beside_its_target(settings, tmp_path):
     settings.DEBUG = False  # as the command sets it; restored after the test
     out = io.StringIO()
-    call_command(
+    # In a thread of its own, on a file copy of the test database, as `make load` runs on a
+    # file: the flood's posts go through the ASGI application, whose requests each write from a
+    # thread and connection of their own, beside the moves.
+    run = partial(
+        call_command,
         "load_site",
         "--growth-games=1",
         "--live-games=2",
@@ -28,6 +34,9 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings):
         "--chat-flooders=1",
         stdout=out,
     )
+    with threads_on_a_file_copy(tmp_path):
+        (outcome,) = in_threads(run)
+    assert outcome is None, outcome
     states.forget_cached_states()  # the command's games are gone with the test's database
     lines = out.getvalue().splitlines()
     for figure, target in [
