@@ -136,8 +136,9 @@ bench: install
 
 # Where a move's time goes: each stage's CPU and queries (the mover's request, its transaction,
 # the pushes, the header's count) and the costliest functions, for a game of each kind.
-# `make test` runs it (and profile-before) on two moves, to keep it working; PROFILE_ARGS adds options. Its database is
-# a throwaway one, and the tasks a move queues go to a throwaway queue (no worker ever runs them).
+# `make test` runs it (and profile-before) on two moves, to keep it working; PROFILE_ARGS adds
+# options. Its database is a throwaway one, and the tasks a move queues go to a throwaway queue
+# (no worker ever runs them).
 PROFILE_HUEY = $(LOAD_DIR)/basilica-profile-$(shell id -u).huey
 profile: export DJANGO_DEBUG ?= 1
 profile: install

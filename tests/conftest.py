@@ -46,4 +46,8 @@ def async_helpers_connections_closed():
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    closing = SyncToAsync.single_thread_executor.submit(connections.close_all)
+    try:
+        closing.result(timeout=10)
+    except TimeoutError:
+        pytest.fail("a sync_to_async call of this test still holds asgiref's thread after it")

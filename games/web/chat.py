@@ -41,7 +41,7 @@ def _game_for(request: HttpRequest, pk: int) -> Game:
 # answered at once, before anything is read or drawn, until they may write again (a flood costs
 # the site little). The cache says it to every process and every session of the player; this
 # process also remembers the session, whose next posts by htmx are then answered before the
-# session is even read (games.web.middleware.chat_flood_gate).
+# session is even read (games.web.middleware.ChatFloodGate).
 TOLD_TO_WAIT = "chat-wait:{}"
 
 

@@ -68,8 +68,15 @@ def measure_requests(get_response):
     return middleware
 
 
+# A chat post answered by a gate before any view (games.web.middleware), apart from the chat's
+# own answers: under a flood nearly all of them, in microseconds.
+TOLD_TO_WAIT = "games:chat told to wait"
+
+
 def view_of(request: HttpRequest) -> str:
     """The URL's name ("games:detail"): a few dozen labels, never one per game or player."""
+    if getattr(request, "told_to_wait", False):
+        return TOLD_TO_WAIT
     match = getattr(request, "resolver_match", None)
     if match is not None:
         return match.view_name or "unnamed"

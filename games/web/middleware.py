@@ -18,7 +18,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from games.community import floods
 from games.web.converters import GameId
-from games.web.metrics import REQUESTS
+from games.web.metrics import REQUESTS, TOLD_TO_WAIT
 
 log = logging.getLogger(__name__)
 
@@ -47,33 +47,28 @@ def chat_flood_gate(get_response):
     answers it where the site is served over WSGI, and in the tests' client."""
 
     def middleware(request):
-        if _told_to_wait(
-            request.method,
+        if request.method == "POST" and _told_to_wait(
             request.path,
             request.headers.get("HX-Request") == "true",
             request.COOKIES.get(settings.SESSION_COOKIE_NAME),
         ):
+            request.told_to_wait = True  # counted apart (metrics.view_of)
             return HttpResponse(status=204)
         return get_response(request)
 
     return middleware
 
 
-def _told_to_wait(method: str, path: str, htmx: bool, session: str | None) -> bool:
-    """Whether a request is a chat post by htmx from a session told to wait: the gate's rule."""
-    return (
-        method == "POST"
-        and htmx
-        and _is_chat_post(path)
-        and floods.CHAT_POSTS.reason(session) is not None
-    )
+def _told_to_wait(path: str, htmx: bool, session: str | None) -> bool:
+    """Whether a POST is a chat post by htmx from a session told to wait: the gates' rule."""
+    return htmx and _is_chat_post(path) and floods.CHAT_POSTS.reason(session) is not None
 
 
 class ChatFloodGate:
     """``chat_flood_gate`` in front of Django's ASGI handler: the post is answered on the event
     loop, before Django makes a request of it, reads its body or hands it to a thread of its
     own (some 2 ms of a process's time a post; this, some microseconds). It is counted in the
-    requests' figures as the chat's."""
+    requests' figures apart from the chat's own answers, as ``chat_flood_gate``'s are."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -82,11 +77,11 @@ class ChatFloodGate:
         if scope["type"] == "http" and scope["method"] == "POST":
             started = time.perf_counter()
             headers = scope["headers"]
-            htmx = (b"hx-request", b"true") in headers
-            if htmx and _told_to_wait("POST", scope["path"], htmx, _session_of(headers)):
+            htmx = any(name == b"hx-request" and value == b"true" for name, value in headers)
+            if htmx and _told_to_wait(scope["path"], htmx, _session_of(headers)):
                 await send({"type": "http.response.start", "status": 204, "headers": []})
                 await send({"type": "http.response.body", "body": b""})
-                REQUESTS.labels("games:chat", "2xx").observe(time.perf_counter() - started)
+                REQUESTS.labels(TOLD_TO_WAIT, "2xx").observe(time.perf_counter() - started)
                 return
         await self.app(scope, receive, send)
 

@@ -388,3 +388,22 @@ def test_a_game_waiting_for_its_opponent_has_no_chat():
     game = open_game(ann)
     assert game.status == Game.Status.OPEN
     assert say(client_for(ann), game, "anyone?").status_code == 403
+
+
+def test_posts_answered_by_the_gate_are_counted_apart_from_the_chats_own_answers(table):
+    from prometheus_client import REGISTRY
+
+    from games.community import floods
+    from games.web.metrics import TOLD_TO_WAIT
+
+    def counted(view: str) -> float:
+        sample = {"view": view, "status": "2xx"}
+        return (
+            REGISTRY.get_sample_value("basilica_http_request_duration_seconds_count", sample) or 0
+        )
+
+    game, ann, _bob, _carl = table
+    floods.CHAT_POSTS.tell(ann.cookies["sessionid"].value, 60, "too fast")
+    gated, chat = counted(TOLD_TO_WAIT), counted("games:chat")
+    assert say(ann, game, "spam", htmx=True).status_code == 204
+    assert (counted(TOLD_TO_WAIT), counted("games:chat")) == (gated + 1, chat)

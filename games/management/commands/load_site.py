@@ -334,7 +334,8 @@ class Command(BaseCommand):
             f"move → push, {count} games, {flooded} flooded",
             f"p99 {percentile(loud, 0.99) * 1000:.0f} ms (target: at most 1.5 times the quiet p99; "
             f"median {statistics.median(loud) * 1000:.0f} ms, {len(loud)} moves; "
-            f"{sent['posts']} chat posts, {sent['refused']} of them refused by the limits, "
+            f"{sent['posts']} chat posts, {sent['refused']} of them refused by the limits "
+            f"({sent['gated']} at the gate), "
             f"{sent['socket']} messages up sockets, {sent['handshakes']} handshakes of which "
             f"{sent['shut out']} refused at the gate)",
         )
@@ -345,7 +346,7 @@ class Command(BaseCommand):
         games = [await database_sync_to_async(new_game)(f"{name}{i}") for i in range(count)]
         sockets = await players_sockets(games)
         latencies: list[float] = []
-        sent = {"posts": 0, "refused": 0, "socket": 0, "handshakes": 0, "shut out": 0}
+        sent = {"posts": 0, "refused": 0, "gated": 0, "socket": 0, "handshakes": 0, "shut out": 0}
         playing = asyncio.Event()
 
         async def post_chat(game: Game) -> None:
@@ -367,11 +368,13 @@ class Command(BaseCommand):
                 await asyncio.sleep(every)
                 post = HttpCommunicator(application, "POST", path, body=body, headers=headers)
                 status = (await post.get_response(timeout=30))["status"]
+                await post.wait()
                 # A limit reached answers htmx 400 with its reason (games.web.chat._refused), and
-                # then 204 at once while the player is told to wait.
+                # then 204 at once, at the gate, while the player is told to wait.
                 assert status in (200, 204, 400), status
                 sent["posts"] += 1
                 sent["refused"] += status != 200
+                sent["gated"] += status == 204
 
         async def talk_up_socket(game: Game) -> None:
             cookie = await database_sync_to_async(cookie_for)(game.seat1)
