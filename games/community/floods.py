@@ -4,10 +4,10 @@ A player whose chat line was refused for going too fast, or whose line just used
 (``games.community.chat``), and a socket closed for talking (the page never sends anything up its
 socket), are told to wait for a while. Until then the same session's chat posts by htmx and its
 socket handshakes are answered before anything is read (no session, no user, no game, no write):
-``games.web.middleware.ChatFloodGate`` (``chat_flood_gate`` over WSGI) and ``games.live.gate``. What decides the refusal in
-the first place stays where it was (the chat's bucket in the cache, which every process shares,
-and the consumer); this is only each process's memory of it, so a flood costs the process that
-answers it a dictionary lookup.
+``games.web.middleware.ChatFloodGate`` (``chat_flood_gate`` over WSGI) and ``games.live.gate``.
+What decides the refusal in the first place stays where it was (the chat's bucket in the cache,
+which every process shares, and the consumer); this is only each process's memory of it, so a
+flood costs the process that answers it a dictionary lookup.
 
 A key names a session (its cookie's value): a visitor without one is never told to wait here,
 since their address may be a whole school's. A script that makes up a new cookie for every
