@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from functools import partial
 
 import pytest
+from asgiref.sync import SyncToAsync
 from django.db import connection, connections
 from django.urls import reverse
 from factories import client_for, first_legal, make_user, started_game
@@ -37,10 +38,26 @@ def threads_on_a_file_copy(directory):
         connection.connection.backup(copy)
     database = connections.settings["default"]
     in_memory, database["NAME"] = database["NAME"], str(directory / "db.sqlite3")
+    asgiref_thread_connections_forgotten()  # it opens the copy too
     try:
         yield
     finally:
+        asgiref_thread_connections_forgotten()  # closed while Django still knows it for a file
         database["NAME"] = in_memory
+
+
+def asgiref_thread_connections_forgotten() -> None:
+    """asgiref's one thread for ``sync_to_async`` work (channels' ``database_sync_to_async``
+    too) outlives every test, and its connections with it: they are closed (an in-memory
+    database's close is ignored) and forgotten, so that its next query opens the database named
+    now, not the one it last had."""
+
+    def forget() -> None:
+        for alias in connections:
+            connections[alias].close()
+            del connections[alias]
+
+    SyncToAsync.single_thread_executor.submit(forget).result(timeout=10)
 
 
 def in_threads(*calls) -> list[object]:

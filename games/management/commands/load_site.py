@@ -367,11 +367,12 @@ class Command(BaseCommand):
             while not playing.is_set():
                 await asyncio.sleep(every)
                 post = HttpCommunicator(application, "POST", path, body=body, headers=headers)
-                status = (await post.get_response(timeout=30))["status"]
+                response = await post.get_response(timeout=30)
                 await post.wait()
+                status = response["status"]
                 # A limit reached answers htmx 400 with its reason (games.web.chat._refused), and
                 # then 204 at once, at the gate, while the player is told to wait.
-                assert status in (200, 204, 400), status
+                assert status in (200, 204, 400), (status, response["headers"])
                 sent["posts"] += 1
                 sent["refused"] += status != 200
                 sent["gated"] += status == 204
