@@ -146,12 +146,20 @@ profile: install
 	env -u REDIS_URL HUEY_SQLITE=$(PROFILE_HUEY) $(PY) manage.py profile_move $(PROFILE_ARGS)
 	rm -f $(PROFILE_HUEY)*
 
+# A commit of the repository's history, fetched first where the clone is shallow.
+define from_history
+	@git cat-file -e $(1)^{commit} 2>/dev/null || git fetch -q --unshallow 2>/dev/null || true
+	@git cat-file -e $(1)^{commit} 2>/dev/null || \
+		(echo "make $@ needs the repository's history ($(1)): git fetch --unshallow" && exit 1)
+endef
+
 # The same profile of the code before issue 27's work (84a872e, from the repository's history),
 # for a before/after beside each other on one machine: run the two in turns.
 PROFILE_BEFORE = 84a872e
 PROFILE_TREE = $(LOAD_DIR)/basilica-profile-before-$(shell id -u)
 profile-before: export DJANGO_DEBUG ?= 1
 profile-before: install
+	$(call from_history,$(PROFILE_BEFORE))
 	rm -rf $(PROFILE_TREE) $(PROFILE_HUEY)* && mkdir -p $(PROFILE_TREE)
 	git archive $(PROFILE_BEFORE) | tar -x -C $(PROFILE_TREE)
 	cp games/management/commands/profile_move.py $(PROFILE_TREE)/games/management/commands/
@@ -189,9 +197,7 @@ UPGRADE_DB = $(UPGRADE_TREE).sqlite3
 UPGRADE_ENV = env -u REDIS_URL DATABASE_URL=sqlite:///$(UPGRADE_DB) HUEY_SQLITE=$(UPGRADE_DB).huey
 upgrade-check: export DJANGO_DEBUG ?= 1
 upgrade-check: install
-	@git cat-file -e $(UPGRADE_FROM)^{commit} 2>/dev/null || git fetch -q --unshallow 2>/dev/null || true
-	@git cat-file -e $(UPGRADE_FROM)^{commit} 2>/dev/null || \
-		(echo "upgrade-check needs the repository's history (release $(UPGRADE_FROM)): git fetch --unshallow" && exit 1)
+	$(call from_history,$(UPGRADE_FROM))
 	rm -rf $(UPGRADE_TREE) $(UPGRADE_DB) $(UPGRADE_DB).huey* && mkdir -p $(UPGRADE_TREE)
 	git archive $(UPGRADE_FROM) | tar -x -C $(UPGRADE_TREE)
 	cd $(UPGRADE_TREE) && $(UPGRADE_ENV) $(abspath $(PY)) manage.py migrate --noinput -v0
