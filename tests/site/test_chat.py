@@ -144,11 +144,12 @@ def test_five_messages_at_once_then_a_clear_refusal(table):
 
 
 def test_a_line_costs_a_bounded_number_of_queries(table, django_assert_max_num_queries):
-    """The session, the player, their settings, the game, may they write (a computer, a mute,
-    the chat off), the day's count, and the line stored: the word filter's list is the cache's."""
+    """The session, the player, their settings, the game, may they write (a mute, the chat
+    off; a person is told from the computer by their name), the day's count, and the line
+    stored: the word filter's list is the cache's."""
     game, ann, _bob, _carl = table
     assert say(ann, game, "the list is read once", htmx=True).status_code == 200
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(10):
         assert say(ann, game, "a line like any other", htmx=True).status_code == 200
 
 
@@ -407,3 +408,17 @@ def test_posts_answered_by_the_gate_are_counted_apart_from_the_chats_own_answers
     gated, chat = counted(TOLD_TO_WAIT), counted("games:chat")
     assert say(ann, game, "spam", htmx=True).status_code == 204
     assert (counted(TOLD_TO_WAIT), counted("games:chat")) == (gated + 1, chat)
+
+
+def test_the_computer_never_writes_in_its_games_chat():
+    """Told from a person by its name without a query, and then by its row: never a line."""
+    from games.play import computer
+
+    ann = make_user("ann")
+    bot = computer.account("easy").user
+    game = started_game(ann, bot)
+    with pytest.raises(chat.ChatRefused) as refused:
+        chat.post(game, bot, "players", text="I never tire")
+    assert refused.value.status == 403
+    assert not ChatMessage.objects.filter(author=bot).exists()
+    assert chat.post(game, ann, "players", text="good luck").author == ann
