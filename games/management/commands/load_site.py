@@ -23,6 +23,7 @@ import random
 import resource
 import statistics
 import time
+from collections import defaultdict
 from urllib.parse import urlencode
 
 from channels.db import database_sync_to_async
@@ -198,6 +199,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--chat-moves", type=int, default=10, help="moves of each game, with and without"
         )
+        parser.add_argument(
+            "--chat-rounds",
+            type=int,
+            default=3,
+            help="rounds of the flood's comparison, each a quiet and a flooded phase in turns",
+        )
 
     @without_move_lines
     def handle(self, *args, **options):
@@ -215,6 +222,7 @@ class Command(BaseCommand):
                 options["chat_every"],
                 options["chat_flooders"],
                 options["chat_moves"],
+                options["chat_rounds"],
             )
         )
         self.memory(options["memory_games"], options["memory_moves"])
@@ -316,24 +324,52 @@ class Command(BaseCommand):
     # -- a flood of chat beside the moves ------------------------------------------------------
 
     async def chat_flood(
-        self, count: int, think: float, every: float, flooded: int, moves: int
+        self, count: int, think: float, every: float, flooded: int, moves: int, rounds: int = 3
     ) -> None:
-        """Move → opponent's push in ``count`` games of ``moves`` moves, without and then with a
-        flood of chat in ``flooded`` of them: in each, a player posting every ``every`` seconds
-        by HTMX POST, against the site's limits as they stand (what they let through is stored
-        and pushed to both players' sockets, the rest refused), and a script opening a socket
-        of that game's other player and sending text up it, over and over."""
-        quiet, _ = await self.moves_beside_chat("quiet", count, think, every, 0, moves)
-        loud, sent = await self.moves_beside_chat("flood", count, think, every, flooded, moves)
+        """Move → opponent's push in ``count`` games of ``moves`` moves, without and with a flood
+        of chat in ``flooded`` of them: in each, a player posting every ``every`` seconds by
+        HTMX POST, against the site's limits as they stand (what they let through is stored and
+        pushed to both players' sockets, the rest refused), and a script opening a socket of
+        that game's other player and sending text up it, over and over.
+
+        The two are played in ``rounds`` rounds, in turns (quiet then flooded, then flooded then
+        quiet, ...), and each side's moves pooled: this machine's speed drifts by a third or more
+        within minutes, and a single quiet phase before a single flooded one measured the drift
+        as much as the flood."""
+        quiet: list[float] = []
+        loud: list[float] = []
+        each_round: list[str] = []
+        sent: dict[str, int] = defaultdict(int)
+        for number in range(rounds):
+            order = ("quiet", "flood") if number % 2 == 0 else ("flood", "quiet")
+            got: dict[str, list[float]] = {}
+            for side in order:
+                got[side], counts = await self.moves_beside_chat(
+                    f"{side}{number}-",
+                    count,
+                    think,
+                    every,
+                    flooded if side == "flood" else 0,
+                    moves,
+                )
+                for name, value in counts.items():
+                    sent[name] += value
+            quiet += got["quiet"]
+            loud += got["flood"]
+            each_round.append(
+                f"{percentile(got['flood'], 0.99) / percentile(got['quiet'], 0.99):.2f}"
+            )
         self.say(
             f"move → push, {count} games, no chat",
             f"p99 {percentile(quiet, 0.99) * 1000:.0f} ms (median "
-            f"{statistics.median(quiet) * 1000:.0f} ms, {len(quiet)} moves)",
+            f"{statistics.median(quiet) * 1000:.0f} ms, {len(quiet)} moves in {rounds} rounds)",
         )
         self.say(
             f"move → push, {count} games, {flooded} flooded",
             f"p99 {percentile(loud, 0.99) * 1000:.0f} ms (target: at most 1.5 times the quiet p99; "
+            f"{percentile(loud, 0.99) / percentile(quiet, 0.99):.2f} times; "
             f"median {statistics.median(loud) * 1000:.0f} ms, {len(loud)} moves; "
+            f"each round's ratio {', '.join(each_round)}; "
             f"{sent['posts']} chat posts, {sent['refused']} of them refused by the limits "
             f"({sent['gated']} at the gate), "
             f"{sent['socket']} messages up sockets, {sent['handshakes']} handshakes of which "
