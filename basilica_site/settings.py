@@ -130,6 +130,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
+    # Django's backend, whose writers in one process take turns on a lock that hands the turn
+    # on at once, where SQLite's busy handler sleeps in growing steps (basilica_site/sqlite).
+    DATABASES["default"]["ENGINE"] = "basilica_site.sqlite"
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool of connections per process (psycopg's): every socket's consumer works in a thread of
     # its own, and a connection opened and closed for each of their queries made PostgreSQL fork

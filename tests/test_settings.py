@@ -44,7 +44,7 @@ def settings_with(**env: str) -> subprocess.CompletedProcess:
 def test_the_development_default_is_sqlite_and_the_in_memory_layer():
     result = settings_with(DJANGO_DEBUG="1")
     facts = json.loads(result.stdout)
-    assert facts["engine"] == "django.db.backends.sqlite3"
+    assert facts["engine"] == "basilica_site.sqlite"  # Django's, its writers taking turns
     assert facts["layer"] == "channels.layers.InMemoryChannelLayer"
     assert facts["debug"] is True
 
