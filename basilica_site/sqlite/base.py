@@ -8,12 +8,14 @@ so a move that came a moment after a line slept through steps of 25, 50 and 100 
 the line had committed: a few such moves were the p99 of `make load`'s chat flood (a quarter of
 a second, against 68 ms without the flood).
 
-Here a transaction first takes this process's lock for its database file, which hands the turn
-to the next writer the moment one commits or rolls back. The lock is held exactly while SQLite's
-own write lock is (from ``BEGIN IMMEDIATE`` to the end of the transaction), so it can make no
-writer wait that SQLite would not have made wait; it waits as long as the configured ``timeout``,
-then fails as SQLite does ("database is locked"). Writers in other processes (the task runner's)
-still meet SQLite's busy handler.
+Here a transaction (Django's ``atomic``) first takes this process's lock for its database file,
+which hands the turn to the next writer the moment one commits or rolls back. The lock is held
+only while SQLite's own write lock is (from ``BEGIN IMMEDIATE`` to the transaction's end), so it
+makes no writer wait that SQLite would not have made wait; a writer waits for it as long as the
+configured ``timeout``, then fails as SQLite does ("database is locked"). A single statement
+outside a transaction (a plain ``save()``) takes SQLite's lock without this one, for the moment
+the statement lasts, and writers in other processes (the task runner's) still meet SQLite's busy
+handler.
 """
 
 from __future__ import annotations
@@ -57,12 +59,25 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if lock is not None:
             lock.release()
 
+    def _transaction_over(self) -> bool:
+        try:
+            return self.connection is None or not self.connection.in_transaction
+        except base.Database.ProgrammingError:  # closed
+            return True
+
     def _commit(self):
         try:
             return super()._commit()
         finally:
-            if self.connection is None or not self.connection.in_transaction:
+            if self._transaction_over():  # a commit that failed leaves it open: rolled back next
                 self._let_go()
+
+    def _set_autocommit(self, autocommit):
+        # Autocommit turned back on commits what is open (sqlite3's isolation_level None), with
+        # no call to _commit: after an error that atomic did not roll back, say.
+        super()._set_autocommit(autocommit)
+        if autocommit and self._transaction_over():
+            self._let_go()
 
     def _rollback(self):
         try:

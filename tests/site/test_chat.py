@@ -419,6 +419,13 @@ def test_the_computer_never_writes_in_its_games_chat():
     game = started_game(ann, bot)
     with pytest.raises(chat.ChatRefused) as refused:
         chat.post(game, bot, "players", text="I never tire")
-    assert refused.value.status == 403
+    assert (refused.value.status, refused.value.message) == (403, "You cannot write in this chat.")
     assert not ChatMessage.objects.filter(author=bot).exists()
     assert chat.post(game, ann, "players", text="good luck").author == ann
+
+
+def test_a_person_whose_name_looks_like_the_computer_s_still_chats():
+    """The name only says who surely is a person; a look-alike is asked of the bots' rows."""
+    fan = make_user("computer-fan")
+    game = started_game(fan, make_user("bob"))
+    assert chat.post(game, fan, "players", text="beep").text == "beep"

@@ -35,6 +35,7 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings, tmp_pat
         "--chat-games=2",
         "--chat-every=0.01",
         "--chat-flooders=1",
+        "--chat-rounds=2",
         stdout=out,
     )
     failures = []
@@ -72,7 +73,7 @@ def test_the_load_command_prints_each_figure_beside_its_target(settings, tmp_pat
         ).groups(),
     )
     assert posts > refused >= gated > 0, flood
-    # Quiet and flooded phases in turns, three rounds (2 games of 10 moves a phase), every
+    # Quiet and flooded phases in turns, two rounds (2 games of 10 moves a phase), every
     # round's own ratio shown beside the pooled one.
-    assert "60 moves in 3 rounds" in lines[lines.index(flood) - 1], lines
-    assert len(re.search(r"each round's ratio ([\d., ]+);", flood).group(1).split(", ")) == 3
+    assert "40 moves in 2 rounds" in lines[lines.index(flood) - 1], lines
+    assert len(re.search(r"each round's ratio ([\d., ]+);", flood).group(1).split(", ")) == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 from django.db import OperationalError
@@ -24,7 +25,7 @@ def database(tmp_path, django_db_blocker):
             "default": {
                 "ENGINE": "basilica_site.sqlite",
                 "NAME": str(tmp_path / "writers.sqlite3"),
-                "OPTIONS": {"timeout": 5, "transaction_mode": "IMMEDIATE"},
+                "OPTIONS": {"timeout": 1, "transaction_mode": "IMMEDIATE"},
             }
         }
     )
@@ -45,12 +46,14 @@ def impatient(connection):
 
 
 def write(connection, text: str, then=None) -> None:
-    connection._start_transaction_under_autocommit()
+    """One line written in a transaction, as Django's ``atomic`` opens and closes one."""
+    connection.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
     with connection.cursor() as cursor:
         cursor.execute("INSERT INTO line VALUES (%s)", [text])
     if then is not None:
         then()
     connection.commit()
+    connection.set_autocommit(True)
 
 
 def lines(handler) -> list[str]:
@@ -72,33 +75,60 @@ def in_a_thread(handler, work) -> threading.Thread:
 
 
 def test_a_writer_waits_for_the_other_s_commit_and_then_writes(database):
-    line_begun, let_it_commit = threading.Event(), threading.Event()
-    failures = []
+    line_begun, move_trying, let_it_commit = (threading.Event() for _ in range(3))
+    failures, done = [], []
 
     def chat_line(connection):
         write(connection, "a chat line", then=lambda: (line_begun.set(), let_it_commit.wait(5)))
+        done.append("the line committed")
 
     def move(connection):
         impatient(connection)
         line_begun.wait(5)
+        move_trying.set()
         try:
             write(connection, "a move")
+            done.append("the move written")
         except OperationalError as error:
             failures.append(error)
 
     writers = [in_a_thread(database, chat_line), in_a_thread(database, move)]
-    line_begun.wait(5)
-    threading.Timer(0.2, let_it_commit.set).start()  # the move is waiting meanwhile
+    move_trying.wait(5)
+    time.sleep(0.2)  # the move meanwhile at the lock, not done
+    assert done == []
+    let_it_commit.set()
     for thread in writers:
         thread.join(10)
     assert failures == []
+    assert done == ["the line committed", "the move written"]
     assert lines(database) == ["a chat line", "a move"]
+
+
+def test_autocommit_turned_on_again_mid_transaction_lets_the_next_writer_in(database):
+    """sqlite3 commits what is open when autocommit comes back on, without Django's commit:
+    as atomic does after an error it did not roll back."""
+    first = database["default"]
+    first.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+    with first.cursor() as cursor:
+        cursor.execute("INSERT INTO line VALUES (%s)", ["kept"])
+    first.set_autocommit(True)
+    failures = []
+
+    def next_writer(connection):
+        try:
+            write(impatient(connection), "after it")
+        except OperationalError as error:
+            failures.append(error)
+
+    in_a_thread(database, next_writer).join(10)
+    assert failures == []
+    assert lines(database) == ["kept", "after it"]
 
 
 def test_a_transaction_rolled_back_lets_the_next_writer_in(database):
     first = database["default"]
     write_failed = False
-    first._start_transaction_under_autocommit()
+    first.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
     try:
         with first.cursor() as cursor:
             cursor.execute("INSERT INTO line VALUES (%s)", ["never kept"])
@@ -106,6 +136,7 @@ def test_a_transaction_rolled_back_lets_the_next_writer_in(database):
     except OperationalError:
         write_failed = True
         first.rollback()
+        first.set_autocommit(True)
     assert write_failed
     done = []
     thread = in_a_thread(database, lambda c: (write(impatient(c), "after it"), done.append(1)))
@@ -115,12 +146,12 @@ def test_a_transaction_rolled_back_lets_the_next_writer_in(database):
 
 
 def test_a_writer_kept_waiting_past_the_timeout_fails_as_sqlite_would(database):
+    """It waits its timeout (1 s here) for the turn, and is refused as SQLite refuses."""
     holder = database["default"]
-    holder._start_transaction_under_autocommit()
+    holder.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
     failures = []
 
     def late(connection):
-        connection.settings_dict["OPTIONS"]["timeout"] = 0.1
         try:
             write(connection, "too late")
         except OperationalError as error:
@@ -128,6 +159,7 @@ def test_a_writer_kept_waiting_past_the_timeout_fails_as_sqlite_would(database):
 
     in_a_thread(database, late).join(10)
     holder.rollback()
+    holder.set_autocommit(True)
     assert failures == ["database is locked"]
     assert lines(database) == []
 
