@@ -1292,8 +1292,12 @@ class SanctionQuerySet(models.QuerySet):
         """What keeps ``user`` from chatting now: a mute, or a suspension."""
         if user is None or not user.is_authenticated:
             return self.none()
+        return self.silencing_of(user.pk)
+
+    def silencing_of(self, user_id: int, now: datetime | None = None) -> SanctionQuerySet:
+        """The mutes and suspensions in force at ``now`` on the user with id ``user_id``."""
         kinds = [Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION]
-        return self.in_force().filter(user=user, kind__in=kinds)
+        return self.in_force(now).filter(user_id=user_id, kind__in=kinds)
 
     def told_to(self, user) -> dict[str, Sanction]:
         """What ``user``'s pages tell them, in one query kept on the user object for the rest of
@@ -1320,7 +1324,10 @@ class SanctionQuerySet(models.QuerySet):
 
     def longest(self) -> Sanction | None:
         """The one that lasts longest (one without an end first)."""
-        return self.order_by(F("ends_at").desc(nulls_first=True), "-pk").first()
+        return self.longest_first().first()
+
+    def longest_first(self) -> SanctionQuerySet:
+        return self.order_by(F("ends_at").desc(nulls_first=True), "-pk")
 
 
 class Sanction(models.Model):

@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -107,11 +107,7 @@ _CHAT_OFF = Compiled(
     lambda game_id, user_id: ChatOff.objects.filter(game_id=game_id, user_id=user_id)[:1]
 )
 _SILENCING = Compiled(
-    lambda user_id, now: (
-        Sanction.objects.in_force(now)
-        .filter(user_id=user_id, kind__in=[Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION])
-        .order_by(F("ends_at").desc(nulls_first=True), "-pk")[:1]
-    )
+    lambda user_id, now: Sanction.objects.silencing_of(user_id, now).longest_first()[:1]
 )
 _WRITTEN_SINCE = Compiled(
     lambda user_id, game_id, since: ChatMessage.objects.filter(
@@ -132,7 +128,7 @@ def silenced_words(user) -> str:
     """Why ``user`` may not chat now and until when (a mute or a suspension), or ""."""
     if not user.is_authenticated:
         return ""
-    sanction = _SILENCING.first(user.pk, timezone.now())  # Sanction.objects.muting(user).longest()
+    sanction = _SILENCING.first(user.pk, timezone.now())
     return sanction.told() if sanction is not None else ""
 
 
