@@ -62,8 +62,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Choosable:
-    """A thing on the page as ``templates/games/_choosable.html`` draws it: a form that sends
-    ``choice.action``, a link that picks ``choice``, or, without a choice, a plain element."""
+    """A thing on the page as ``{% choosable %}`` (``games.templatetags.choosable``) draws it:
+    a form that sends ``choice.action``, a link that picks ``choice``, or, without a choice, a
+    plain element."""
 
     choice: Choice | None
     classes: str
