@@ -11,18 +11,20 @@ class GamesConfig(AppConfig):
 
 def connect_listeners() -> None:
     """Who hears of a committed change (``games.events``), in the order they run: the push comes
-    first (then the lists that show the game), so that the opponent's page shows a move before the
+    first (the opponent's drawn here when their socket is in this process, then the announcement;
+    then the lists that show the game), so that the opponent's page shows a move before the
     computer's reply to it is even asked for; the watcher last, once the bot's move is queued."""
     from django.db.models.signals import post_delete, post_save
 
     from games import events, tasks
     from games.community import chat, news, relations
-    from games.live import announce, lobby, watch
+    from games.live import announce, lobby, pushes, watch
     from games.live import chat as chat_push
     from games.models import HiddenWord
     from games.tournaments import entries as tournament_entries
 
     listeners = [
+        (events.game_changed, pushes.on_game_changed),
         (events.game_changed, announce.on_game_changed),
         (events.game_changed, lobby.on_game_changed),
         (events.game_changed, tasks.schedule_checks),

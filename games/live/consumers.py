@@ -35,7 +35,7 @@ from games.correspondence import notify
 from games.live import chat as live_chat
 from games.live import gate, lobby, pushes, watch
 from games.live.announce import changed_at, group_name
-from games.models import Computer, Game, count_waiting_for
+from games.models import Computer, Game
 from games.web import metrics
 from games.web.locale import locale_of_socket
 
@@ -214,6 +214,11 @@ class GameConsumer(CountedConsumer):
         await self.join(self.group)
         await self.accept()
         if self.seat is not None:
+            # Its page's token (its pushes' forms carry it), for as long as the socket lives.
+            self.csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
+            pushes.player_socket_opened(
+                game.pk, self.channel_name, self.seat, user, self.csrf_token, self.where
+            )
             await database_sync_to_async(self.player_arrived)(game)
         await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
         await self.group_event("presence.ping", reply_to=self.channel_name)
@@ -226,6 +231,11 @@ class GameConsumer(CountedConsumer):
         await self.join(self.group)
         await self.accept()
         await self.send_notice({"type": "seq", "seq": game.seq, "status": game.status})
+
+    def release(self) -> None:
+        super().release()
+        if hasattr(self, "csrf_token"):
+            pushes.player_socket_closed(self.game_id, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         self.release()
@@ -252,13 +262,21 @@ class GameConsumer(CountedConsumer):
             await self.send_notice({**notice, "yours": True})
             await self.send(text_data=turns)
             return
+        prepared = None
         if self.seat is None:
             html = await pushes.watchers_push(
                 self.game_id, event.get("version"), self.scope["user"], self.where
             )
         else:
-            html = await database_sync_to_async(self.players_push)()
+            # Drawn by the move's request when it ran in this process; else drawn here.
+            html = prepared = pushes.prepared_push(
+                self.game_id, event.get("version"), self.seat, self.csrf_token, self.where
+            )
+            if html is None:
+                html = await database_sync_to_async(self.players_push)()
         await self.send(text_data=html)
+        if prepared is not None and self.seen_due():
+            await database_sync_to_async(self.mark_seen)()
         if moved and self.seat is not None and event.get("version"):
             # The opponent's push (the mover's own sockets returned above).
             waited = time.time() - changed_at(event["version"]).timestamp()
@@ -268,18 +286,14 @@ class GameConsumer(CountedConsumer):
         """In a worker thread: the push as this player sees it, with the header's count of the
         games waiting for them."""
         user = self.scope["user"]
-        csrf_token = self.scope.get("cookies", {}).get("csrftoken", "")
-        html = pushes.render_push(self.game_id, user, self.seat, csrf_token, None, self.where)
+        html = pushes.render_push(self.game_id, user, self.seat, self.csrf_token, None, self.where)
         return html + self.players_turns()
 
     def players_turns(self, seq: int | None = None) -> str:
         """In a worker thread: the header's count of the games waiting for this player; with
         ``seq``, it is the push of that seq (every push carries its seq)."""
         self.mark_seen()  # watching: no "your turn" email for this move
-        waiting = count_waiting_for(self.scope["user"])
-        return render_to_string(
-            "base.html#turns", {"turn_count": waiting, "oob": True, "pushed_seq": seq}
-        )
+        return pushes.players_turns(self.scope["user"], seq)
 
     async def chat_posted(self, event: dict) -> None:
         """A chat message: sent, rendered in this viewer's language, only to a viewer who may
@@ -359,12 +373,14 @@ class GameConsumer(CountedConsumer):
         self.mark_seen()
         watch.watch_if_waiting(game)
 
+    def seen_due(self) -> bool:
+        return self.seen_at is None or time.monotonic() - self.seen_at >= SEEN_EVERY
+
     def mark_seen(self) -> None:
         """Tell the notifications that the player has the game open. "Watching" is judged over
         minutes, so a socket writes it at most every ``SEEN_EVERY`` seconds, not at every push."""
-        now = time.monotonic()
-        if self.seen_at is None or now - self.seen_at >= SEEN_EVERY:
-            self.seen_at = now
+        if self.seen_due():
+            self.seen_at = time.monotonic()
             notify.seen(self.scope["user"], self.game_id)
 
 

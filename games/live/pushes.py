@@ -5,11 +5,18 @@ A spectator's push holds no form and so nothing of the spectator but their langu
 hundred watchers of a game get one rendering per move and language. A player's holds their
 choices and their CSRF token, so it is kept apart by that token too (two tabs of one player
 usually share it).
+
+A player's socket open in this process is known here (``player_socket_opened``), so that the
+move's own request draws the opponent's push as soon as the move commits, before it is announced
+(``prepare_players_pushes``): the opponent's socket then sends it without waiting for a worker
+thread, which the mover's answer and every other game's work hold in turn. A socket in another
+process draws its own, as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from threading import Lock
 
@@ -19,9 +26,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games.live.announce import version
-from games.models import Game, game_with_players
+from games.models import Game, count_waiting_for, game_with_players
 from games.play import states
 from games.web.presenters import game_context
+
+log = logging.getLogger(__name__)
 
 _RENDERED_MAX = 512  # pushes of about 20-60 KB each: at most about 30 MB
 
@@ -135,10 +144,79 @@ def render_partials(game: Game, user, csrf_token: str) -> str:
     return "".join(render_to_string(f"{kind.template}#{name}", context) for name in kind.pushed)
 
 
+def players_turns(user, seq: int | None = None) -> str:
+    """The header's count of the games waiting for ``user``, swapped out of band; with ``seq``,
+    it is the push of that seq (every push carries its seq)."""
+    return render_to_string(
+        "base.html#turns",
+        {"turn_count": count_waiting_for(user), "oob": True, "pushed_seq": seq},
+    )
+
+
+# -- the opponent's push drawn by the move's request ----------------------------------------
+
+# A player's socket in this process: (seat, user, CSRF token, where), by game and channel.
+_players_here: dict[int, dict[str, tuple]] = {}
+_players_lock = Lock()
+_prepared: OrderedDict[tuple, str] = OrderedDict()  # a player's whole push, by _key
+
+
+def player_socket_opened(game_id: int, channel: str, seat: int, user, token: str, where) -> None:
+    with _players_lock:
+        _players_here.setdefault(game_id, {})[channel] = (seat, user, token, where)
+
+
+def player_socket_closed(game_id: int, channel: str) -> None:
+    with _players_lock:
+        sockets = _players_here.get(game_id)
+        if sockets is not None:
+            sockets.pop(channel, None)
+            if not sockets:
+                del _players_here[game_id]
+
+
+def prepare_players_pushes(game: Game, by: int | None) -> None:
+    """Draw the push of each player's socket in this process on ``game`` (the opponent's: not
+    seat ``by``, whose request answers it), for the version about to be announced. Called from
+    the committed move's request; a failure is logged and the socket draws its own."""
+    with _players_lock:
+        sockets = list(_players_here.get(game.pk, {}).values())
+    announced = version(game)
+    for seat, user, token, where in sockets:
+        key = _key(game.pk, announced, seat, token, where)
+        if seat == by or key in _prepared:
+            continue  # the mover's own tabs are told only the seq; two tabs, one drawing
+        try:
+            html = render_push(game.pk, user, seat, token, announced, where)
+            with translation.override(where[0]), timezone.override(where[1]):
+                html += players_turns(user)
+        except Exception:  # the move is committed: its push is best-effort, as announce's is
+            log.exception("could not prepare the push of game %s for seat %s", game.pk, seat)
+            continue
+        with _render_lock:
+            _prepared[key] = html
+            while len(_prepared) > _RENDERED_MAX:
+                _prepared.popitem(last=False)
+
+
+def on_game_changed(game, by: int | None = None, **_facts) -> None:
+    """A listener of ``games.events.game_changed``, before the announcement (games.apps)."""
+    prepare_players_pushes(game, by)
+
+
+def prepared_push(game_id: int, announced: str | None, seat: int, token: str, where) -> str | None:
+    """A player's push drawn by the move's request for the version announced, or None: a dict
+    read, for the consumer's event loop."""
+    if announced is None:
+        return None
+    return _prepared.get(_key(game_id, announced, seat, token, where))
+
+
 def forget_rendered() -> None:
     with _render_lock:
         _rendered.clear()
         _rows.clear()
+        _prepared.clear()
     _watchers_waiting.clear()
 
 
@@ -173,6 +251,8 @@ def open_socket(owner: tuple) -> bool:
 def forget_sockets() -> None:
     with _open_lock:
         _open.clear()
+    with _players_lock:
+        _players_here.clear()
 
 
 def close_socket(owner: tuple) -> None:
