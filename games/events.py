@@ -6,8 +6,10 @@ these signals; it knows nothing of who listens. The listeners are connected in
 
 ``game_changed(game, by)``: a game was created, joined, moved, ended or decided. ``by`` is the
 seat whose own request made the change, or None (a clock, the computer's worker, the referee).
-    1. the live push to the game's sockets (``games.live.announce``), and the notice to the
-       pages listing the games being played now, for a public game (``games.live.lobby``);
+    1. the live push to the game's sockets: the push of each player's socket open in this
+       process but ``by``'s, drawn first (``games.live.pushes``), then the announcement to
+       them all (``games.live.announce``); and the notice to the pages listing the games being
+       played now, for a public game (``games.live.lobby``);
     2. the live clock's check at the moment it runs out, and the notifications the change may
        call for (``games.tasks``);
     3. the computer's move when a bot must decide (``games.tasks``), after the push, so that

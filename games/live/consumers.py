@@ -270,7 +270,12 @@ class GameConsumer(CountedConsumer):
         else:
             # Drawn by the move's request when it ran in this process; else drawn here.
             html = prepared = pushes.prepared_push(
-                self.game_id, event.get("version"), self.seat, self.csrf_token, self.where
+                self.game_id,
+                event.get("version"),
+                self.seat,
+                self.scope["user"],
+                self.csrf_token,
+                self.where,
             )
             if html is None:
                 html = await database_sync_to_async(self.players_push)()

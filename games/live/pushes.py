@@ -158,7 +158,9 @@ def players_turns(user, seq: int | None = None) -> str:
 # A player's socket in this process: (seat, user, CSRF token, where), by game and channel.
 _players_here: dict[int, dict[str, tuple]] = {}
 _players_lock = Lock()
-_prepared: OrderedDict[tuple, str] = OrderedDict()  # a player's whole push, by _key
+# The header's count drawn with a prepared push, by its _key and the player: the partials
+# themselves are those kept in _rendered under the same _key.
+_prepared_turns: OrderedDict[tuple, str] = OrderedDict()
 
 
 def player_socket_opened(game_id: int, channel: str, seat: int, user, token: str, where) -> None:
@@ -183,20 +185,20 @@ def prepare_players_pushes(game: Game, by: int | None) -> None:
         sockets = list(_players_here.get(game.pk, {}).values())
     announced = version(game)
     for seat, user, token, where in sockets:
-        key = _key(game.pk, announced, seat, token, where)
-        if seat == by or key in _prepared:
+        key = (_key(game.pk, announced, seat, token, where), user.pk)
+        if seat == by or key in _prepared_turns:
             continue  # the mover's own tabs are told only the seq; two tabs, one drawing
         try:
-            html = render_push(game.pk, user, seat, token, announced, where)
+            render_push(game.pk, user, seat, token, announced, where)  # kept in _rendered
             with translation.override(where[0]), timezone.override(where[1]):
-                html += players_turns(user)
+                turns = players_turns(user)
         except Exception:  # the move is committed: its push is best-effort, as announce's is
             log.exception("could not prepare the push of game %s for seat %s", game.pk, seat)
             continue
         with _render_lock:
-            _prepared[key] = html
-            while len(_prepared) > _RENDERED_MAX:
-                _prepared.popitem(last=False)
+            _prepared_turns[key] = turns
+            while len(_prepared_turns) > _RENDERED_MAX:
+                _prepared_turns.popitem(last=False)
 
 
 def on_game_changed(game, by: int | None = None, **_facts) -> None:
@@ -204,19 +206,24 @@ def on_game_changed(game, by: int | None = None, **_facts) -> None:
     prepare_players_pushes(game, by)
 
 
-def prepared_push(game_id: int, announced: str | None, seat: int, token: str, where) -> str | None:
-    """A player's push drawn by the move's request for the version announced, or None: a dict
-    read, for the consumer's event loop."""
+def prepared_push(
+    game_id: int, announced: str | None, seat: int, user, token: str, where
+) -> str | None:
+    """A player's push drawn by the move's request for the version announced (its partials and
+    the header's count), or None: dict reads, for the consumer's event loop."""
     if announced is None:
         return None
-    return _prepared.get(_key(game_id, announced, seat, token, where))
+    key = _key(game_id, announced, seat, token, where)
+    turns = _prepared_turns.get((key, user.pk))
+    partials = _rendered.get(key) if turns is not None else None
+    return None if partials is None else partials + turns
 
 
 def forget_rendered() -> None:
     with _render_lock:
         _rendered.clear()
         _rows.clear()
-        _prepared.clear()
+        _prepared_turns.clear()
     _watchers_waiting.clear()
 
 

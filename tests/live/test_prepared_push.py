@@ -10,9 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games.live import pushes
+from games.live import consumers, pushes
 from games.live.announce import version
-from games.models import Game
+from games.models import Game, GameVisit
 from tests.live.test_consumers import (
     first_move,
     is_html,
@@ -39,7 +39,21 @@ def post_move(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-async def test_the_opponents_push_is_drawn_by_the_move_and_sent_as_drawn():
+def counting_own_drawings(monkeypatch) -> list:
+    """The pushes a player's socket draws itself (in a worker thread), counted."""
+    drawn = []
+    own = consumers.GameConsumer.players_push
+
+    def players_push(self):
+        drawn.append(self.seat)
+        return own(self)
+
+    monkeypatch.setattr(consumers.GameConsumer, "players_push", players_push)
+    return drawn
+
+
+async def test_the_opponents_push_is_drawn_by_the_move_and_sent_as_drawn(monkeypatch):
+    own_drawings = counting_own_drawings(monkeypatch)
     game = await database_sync_to_async(started_game)()
     bobs = socket(game.pk, await database_sync_to_async(session_cookie)(game.seat1))
     assert (await bobs.connect())[0]
@@ -47,14 +61,34 @@ async def test_the_opponents_push_is_drawn_by_the_move_and_sent_as_drawn():
 
     moved = await database_sync_to_async(post_move)(game)
 
-    [(key, prepared)] = pushes._prepared.items()  # drawn once, before bob's socket heard
+    [(key, user_id)] = pushes._prepared_turns  # drawn once, before bob's socket heard
     assert key[:4] == (game.pk, version(moved), 1, "abc")  # bob's seat and his page's token
-    assert 'data-seq="1"' in prepared
-    assert 'name="csrfmiddlewaretoken" value="abc"' in prepared
-    assert 'id="turns"' in prepared  # the header's count of his games comes with it
+    assert user_id == game.seat1_id
     pushed = await receive_until(bobs, is_html)
-    assert pushed == prepared
+    assert own_drawings == [], "bob's socket sent the push drawn by the move"
+    assert 'data-seq="1"' in pushed
+    assert 'name="csrfmiddlewaretoken" value="abc"' in pushed
+    assert 'id="turns"' in pushed  # the header's count of his games comes with it
     await bobs.disconnect()
+
+
+async def test_a_push_sent_as_prepared_still_marks_the_game_watched(monkeypatch):
+    """No "your turn" email for a move the player saw arrive (games.correspondence.notify)."""
+    monkeypatch.setattr(consumers, "SEEN_EVERY", 0)
+    own_drawings = counting_own_drawings(monkeypatch)
+    game = await database_sync_to_async(started_game)()
+    bobs = socket(game.pk, await database_sync_to_async(session_cookie)(game.seat1))
+    assert (await bobs.connect())[0]
+    await receive_until(bobs, lambda message: not is_html(message))
+    visits = GameVisit.objects.filter(user=game.seat1, game=game)
+    await database_sync_to_async(visits.delete)()
+
+    await database_sync_to_async(post_move)(game)
+    await receive_until(bobs, is_html)
+    await bobs.disconnect()  # after the push's own work is done
+
+    assert own_drawings == []
+    assert await database_sync_to_async(visits.count)() == 1
 
 
 async def test_nothing_is_drawn_for_the_movers_own_socket_nor_for_a_spectator():
@@ -67,7 +101,7 @@ async def test_nothing_is_drawn_for_the_movers_own_socket_nor_for_a_spectator():
     moved = await database_sync_to_async(post_move)(game)
 
     assert moved.seq == 1
-    assert pushes._prepared == {}, "no push drawn for the mover's tab nor for a spectator"
+    assert pushes._prepared_turns == {}, "no push drawn for the mover's tab nor for a spectator"
     watched = await receive_until(carls, is_html)
     assert "csrfmiddlewaretoken" not in watched  # a spectator's push holds no player's form
     await anns.disconnect()
@@ -82,7 +116,7 @@ async def test_a_closed_socket_is_forgotten_and_costs_the_next_move_nothing():
 
     await database_sync_to_async(post_move)(game)
 
-    assert pushes._prepared == {}
+    assert pushes._prepared_turns == {}
 
 
 async def test_a_push_that_cannot_be_drawn_in_advance_leaves_the_move_and_the_push_whole(
