@@ -72,12 +72,20 @@ def forget_fragments() -> None:
         _kept_chars = 0
 
 
+def block_of_one_value(
+    parser: template.base.Parser, token: template.base.Token, what: str
+) -> tuple[template.NodeList, template.base.FilterExpression]:
+    """The content and the one value of ``{% name value %}…{% endname %}``; ``what`` names the
+    value in the error a template written otherwise gets."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError(f"{{% {bits[0]} %}} takes one value: {what}")
+    nodelist = parser.parse((f"end{bits[0]}",))
+    parser.delete_first_token()
+    return nodelist, parser.compile_filter(bits[1])
+
+
 @register.tag
 def fragment(parser: template.base.Parser, token: template.base.Token) -> FragmentNode:
     """``{% fragment value %}…{% endfragment %}``: see the module's docstring."""
-    bits = token.split_contents()
-    if len(bits) != 2:
-        raise template.TemplateSyntaxError("{% fragment %} takes one value: what the piece shows")
-    nodelist = parser.parse(("endfragment",))
-    parser.delete_first_token()
-    return FragmentNode(nodelist, parser.compile_filter(bits[1]))
+    return FragmentNode(*block_of_one_value(parser, token, "what the piece shows"))
