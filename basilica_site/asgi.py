@@ -38,6 +38,6 @@ if settings.SENTRY_DSN:
 # A chat flood's posts, from a session just told to wait, are answered before Django reads them.
 application = ProtocolTypeRouter({"http": ChatFloodGate(django_asgi_app), "websocket": websockets})
 
-from basilica_site.runtime import freeze_startup_objects  # noqa: E402
+from basilica_site.runtime import ready_to_serve  # noqa: E402
 
-freeze_startup_objects()
+ready_to_serve()
