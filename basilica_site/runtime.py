@@ -23,17 +23,17 @@ def warm_up() -> None:
     from django.utils import translation
 
     get_resolver().reverse_dict  # noqa: B018 - reading it imports and indexes every URL
-    for engine in engines.all():
-        for folder in settings.TEMPLATES[0]["DIRS"]:
-            for path in sorted(Path(folder).rglob("*")):
-                if path.suffix in (".html", ".txt"):
-                    try:
-                        engine.get_template(str(path.relative_to(folder)))
-                    except TemplateSyntaxError:  # shown to whoever asks for it, as it would be
-                        continue
+    engine = engines["django"]
+    for folder in engine.engine.dirs:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.suffix in (".html", ".txt"):
+                try:
+                    engine.get_template(str(path.relative_to(folder)))
+                except TemplateSyntaxError:  # shown to whoever asks for it, as it would be
+                    continue
     for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            translation.gettext("Your turn")
+        with translation.override(code):  # activating a language reads its catalog
+            pass
 
 
 def freeze_startup_objects() -> None:
