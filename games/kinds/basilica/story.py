@@ -9,8 +9,8 @@ highlighting, are given as the board's ``data-cell`` values, the engine's ``cell
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from games.engine.basilica import cell_key, cell_label
 from games.engine.basilica.actions import ORDER_KINDS, kind_of
@@ -329,6 +329,32 @@ def _is_final(event: dict, seen: dict) -> bool:
     return any(e["kind"] == "end" and e["seq"] == event["seq"] for e in seen["events"])
 
 
+# Log lines already said, by the public action of their entry, the language and the players'
+# names: the engine's view shares an entry's ``action`` between views (``view._log``), and an
+# entry's words are made of that entry alone, so a move's drawings say only its new entries,
+# not the whole log three times (the mover's answer, the opponent's push, the spectators').
+# The action is kept beside its words, so that its id is not reused while it is here.
+_SAID: dict[tuple, tuple[dict, str]] = {}
+_SAID_MAX = 20_000
+
+
+def _said_before(names: list[str]):
+    """``_entry_text`` for ``names`` in the active language, remembered by entry."""
+    language, players = get_language(), tuple(names)
+
+    def said(entry: dict, words: dict) -> str:
+        action = entry["action"]
+        key = (id(action), language, players)
+        known = _SAID.get(key)
+        if known is None or known[0] is not action:
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            known = _SAID[key] = (action, _entry_text(entry, names, words))
+        return known[1]
+
+    return said
+
+
 def log_turns(seen: dict, names: list[str]) -> list[dict]:
     """The log grouped by turn, the newest turn first and the newest entry first in each:
     ``{"turn", "player", "who", "entries": [{"seq", "who", "text", "cells", "event",
@@ -340,12 +366,13 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
     cleaned = _last_clean_up(seen)
     words = _words()
     items = []
+    said = _said_before(names)
     for entry in seen["log"]:
         turn_at[entry["seq"]] = (entry["turn"], entry["active"])
         line = {
             "seq": entry["seq"],
             "who": names[entry["player"]],
-            "text": _entry_text(entry, names, words),
+            "text": said(entry, words),
             "cells": entry_cells(entry) if entry["seq"] > cleaned else [],
             "event": False,
             "scoring": None,
