@@ -1,5 +1,6 @@
 """`manage.py load_scaling`: do two daphne processes on PostgreSQL and Redis carry more moves a
-second than one? The figure of issue 10 (target: at least 1.7 times), measured in one run:
+second than one? The figure of issue 10 (target: at least 1.7 times; issue 27 asks 1.8),
+measured in one run:
 
 1. a fresh PostgreSQL database (dropped at the end) and a Redis database of its own (emptied
    before and after), migrated; games set up in a child process, with a session per player;
@@ -107,7 +108,7 @@ class Command(BaseCommand):
                 flush_redis()
         ratio = rates[2]["rate"] / rates[1]["rate"]
         self.stdout.write(
-            f"{'two daphnes ÷ one, moves a second':34} {ratio:.2f} (target ≥ 1.7; "
+            f"{'two daphnes ÷ one, moves a second':34} {ratio:.2f} (target ≥ 1.8; "
             f"{rates[1]['rate']:.0f} → {rates[2]['rate']:.0f} moves/s, {count} games in flight, "
             f"{os.cpu_count()} cores shared by the daphnes, PostgreSQL, Redis and the generator)"
         )
