@@ -70,6 +70,29 @@ def test_every_viewer_sees_the_same_page_from_kept_pieces_as_drawn_afresh():
     assert scored  # the game went through a scoring: entries lost their cells, Jesters showed
 
 
+def test_a_game_of_cathedral_drawn_from_kept_pieces_is_the_page_drawn_afresh():
+    # Its log is kept whole and by entry, its rows and hands by content: to the game's end.
+    alice, bob = make_user(), make_user()
+    game = started_game(alice, bob, seed=7, kind="cathedral")
+    players = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    watcher = Client()
+    rng, drawn = random.Random(7), 0
+    while not states.load_state(game).finished:
+        state = states.load_state(game)
+        action = random_choice(rng, game.engine.legal_actions(state)).to_json()
+        game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
+        if game.seq % 3 and not states.load_state(game).finished:
+            continue
+        for client in (*players.values(), watcher):
+            live_region(client, game)  # drawn, and its pieces kept
+            kept, _ = live_region(client, game)
+            fragments.forget_fragments()
+            assert kept == live_region(client, game)[0]
+            drawn += 1
+    assert 'class="entries"' in kept and kept.count("<li") > 20  # the log of a whole game
+    assert drawn > 20
+
+
 class Counter:
     def __init__(self):
         self.count = 0
