@@ -110,6 +110,8 @@ TEMPLATES = [
                 "games.web.context_processors.turns",
                 "games.web.context_processors.sanctions",
             ],
+            # Every template's {% url %} is Django's, each address worked out once a process.
+            "builtins": ["games.templatetags.reversed_once"],
         },
     },
 ]
