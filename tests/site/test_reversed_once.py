@@ -35,7 +35,8 @@ def test_an_address_is_djangos_and_is_worked_out_once(monkeypatch):
     source = "{% url 'games:act' pk %} {% url 'rules-kind' 'cathedral' %}"
     first = render(source, pk=12)
     assert first == f"{reverse('games:act', args=[12])} {reverse('rules-kind', args=['cathedral'])}"
-    assert render(source, pk=12) == first and len(calls) == 2
+    assert render(source, pk=12) == first
+    assert len(calls) == 2
     assert render(source, pk=13) == f"{reverse('games:act', args=[13])} " + first.split()[1]
     assert len(calls) == 3  # another game, another address
 
@@ -54,7 +55,8 @@ def test_an_argument_that_is_not_a_plain_value_is_reversed_each_time(monkeypatch
     kind = lazy(lambda: "cathedral", str)()
     for _ in range(2):
         assert render("{% url 'rules-kind' kind %}", kind=kind) == "/rules/cathedral/"
-    assert len(calls) == 2 and not reversed_once._kept
+    assert len(calls) == 2
+    assert not reversed_once._kept
 
 
 def test_as_a_variable_and_a_missing_view_behave_as_djangos():

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import cProfile
+import functools
 import json
 import pstats
 import random
@@ -162,7 +163,7 @@ class Command(BaseCommand):
         freeze_startup_objects()
         try:
             for kind in POSITIONS:
-                as_served(lambda: self.profile(kind, moves, top))
+                as_served(functools.partial(self.profile, kind, moves, top))
             if not (Path(games.__file__).parent / "compiled.py").exists():
                 # `make profile-before`: the code before issue 27 compiled no reads. (Not
                 # find_spec: the project's editable install would find this checkout's.)
