@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import marshal
 from collections import OrderedDict
 from threading import Lock
 
@@ -41,8 +42,7 @@ class FragmentNode(template.Node):
     def render(self, context: template.Context) -> str:
         value = self.value.resolve(context)
         # The language too: a fragment's words are said in the language it was drawn in.
-        digest = hashlib.blake2b(repr(value).encode(), digest_size=16).digest()
-        key = (self.number, get_language(), digest)
+        key = (self.number, get_language(), digest(value))
         with _kept_lock:
             html = _kept.get(key)
             if html is not None:
@@ -51,6 +51,19 @@ class FragmentNode(template.Node):
         html = self.nodelist.render(context)
         _keep(key, html)
         return html
+
+
+def digest(value) -> bytes:
+    """What tells a value from every other: its bytes by ``marshal`` (exact for plain data, and
+    some twice as fast as its repr), or else its repr (an object marshal does not take: a
+    dataclass, a SafeString). Version 2 writes no references between objects, so that equal
+    values are equal bytes however their objects are shared; the tag keeps the two kinds of
+    bytes apart."""
+    try:
+        data = b"m" + marshal.dumps(value, 2)
+    except ValueError:
+        data = b"r" + repr(value).encode()
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _keep(key: tuple[int, str, bytes], html: str) -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 
 import pytest
 from django.template import engines
 from django.test import Client
+from django.utils.safestring import mark_safe
 from factories import client_for, make_user, random_choice, started_game
 
 from games.engine import basilica as engine
@@ -113,6 +115,30 @@ def test_a_piece_is_drawn_once_for_each_value():
     other = template.render({"entry": {"text": "Bob took Altar"}, "drawn": drawn})
     assert first == again == "Alice took Disaster #1"
     assert other == "Bob took Altar #2"
+
+
+def test_values_told_apart_by_what_they_show_are_drawn_apart():
+    template = engines["django"].from_string(
+        "{% load fragments %}{% fragment v %}{{ v.shown }}{% endfragment %}"
+    )
+    markup = "<b>Altar</b>"
+    # Text a player typed is escaped; the same characters marked safe by the site are not.
+    assert template.render({"v": {"shown": markup}}) == "&lt;b&gt;Altar&lt;/b&gt;"
+    assert template.render({"v": {"shown": mark_safe(markup)}}) == markup
+    assert template.render({"v": {"shown": 1}}) == "1"
+    assert template.render({"v": {"shown": True}}) == "True"
+    assert template.render({"v": {"shown": (1, 2)}}) == "(1, 2)"
+    assert template.render({"v": {"shown": [1, 2]}}) == "[1, 2]"
+
+
+def test_equal_values_are_one_piece_however_their_objects_are_made():
+    name = "".join(["basilica", "-ann"])  # made at run time, unlike the interned literal
+    shared = {"text": name}
+    values = (
+        [shared, shared],
+        [{"text": "basilica-ann"}, {"text": sys.intern(name)}],
+    )
+    assert len({fragments.digest(value) for value in values}) == 1
 
 
 def test_kept_pieces_stay_within_their_bound(monkeypatch):
