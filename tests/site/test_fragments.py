@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from factories import client_for, make_user, random_choice, started_game
 
 from games.engine import basilica as engine
+from games.kinds.basilica.choices import Choosable
 from games.models import PlayerSettings
 from games.play import services, states
 from games.templatetags import fragments
@@ -139,6 +140,12 @@ def test_equal_values_are_one_piece_however_their_objects_are_made():
         [{"text": "basilica-ann"}, {"text": sys.intern(name)}],
     )
     assert len({fragments.digest(value) for value in values}) == 1
+    # A dataclass of plain fields (a market tile's Choosable) is known by its fields.
+    tile = Choosable(choice=None, classes="tile vault cG", data=("tile", 30), label="G")
+    same = Choosable(choice=None, classes="tile vault cG", data=("tile", 30), label="G")
+    changed = Choosable(choice=None, classes="tile vault cG changed", data=("tile", 30), label="G")
+    assert fragments.digest({"it": tile}) == fragments.digest({"it": same})
+    assert fragments.digest({"it": tile}) != fragments.digest({"it": changed})
 
 
 def test_kept_pieces_stay_within_their_bound(monkeypatch):
