@@ -57,10 +57,10 @@ class FragmentNode(template.Node):
 
 def digest(value) -> bytes:
     """What tells a value from every other: its bytes by ``marshal`` for plain data, else by
-    ``pickle`` (a dataclass of plain fields, a SafeString), else its repr. Both write no
-    references between objects here (marshal's version 2, pickle's fast mode), so that equal
-    values are equal bytes however their objects are shared or interned; each is some twice as
-    fast as the repr. The tags keep the three kinds of bytes apart."""
+    ``pickle`` (a dataclass of plain fields, a SafeString), else its repr. Marshal's version 2
+    and pickle's fast mode write no references between objects, so that equal values are equal
+    bytes however their objects are shared or interned; each is some twice as fast as the repr.
+    The tags keep the three kinds of bytes apart."""
     try:
         data = b"m" + marshal.dumps(value, 2)
     except ValueError:
