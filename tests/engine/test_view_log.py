@@ -4,10 +4,12 @@ whose turn that was; never a secret (a Jester colour not yet revealed, the stack
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from games.engine.basilica import view
+from games.engine import basilica as engine
+from games.engine.basilica import HIDDEN_PICK, view
 from games.engine.basilica.actions import ORDER_KINDS
 from games.engine.basilica.components import CONFUSE, DISASTER, GLASS, JESTER, PROMOTE, STRONGMAN
 
@@ -225,3 +227,50 @@ def test_changing_an_entry_of_one_view_leaves_the_next_view_alone():
     first = view(state, WHITE)["log"][-1]
     first["text"] = "changed"
     assert view(state, WHITE)["log"][-1]["text"] == "place R vault at c0r0"
+
+
+def _read_afresh(state, viewer) -> list[dict]:
+    """The log of ``state`` read as if never read before: the same game with entries that are
+    new objects, which no earlier reading holds."""
+    other = state.copy()
+    other.history = [dict(entry) for entry in state.history]
+    return view(other, viewer)["log"]
+
+
+def test_a_log_read_move_after_move_is_the_log_read_afresh():
+    """The three viewers read each state in turn, and each the state before it again (as a
+    move's pages do), with takebacks on the way and another line of play beside it: every log
+    is the one a first reading gives."""
+    rng = random.Random(3)
+    taken = 0
+    for name, seeds in (("2022+expansion", range(8)), ("2010", range(2))):
+        for seed in seeds:
+            state = engine.new_game(CONFIGS[name], seed)
+            while not state.finished:
+                before = state
+                state = engine.apply_action(state, rng.choice(engine.legal_actions(state)))
+                if engine.takeback_refusal(before, state) is None and rng.random() < 0.5:
+                    state = engine.take_back(state)
+                    taken += 1
+                # Another action from the same state: a line of play beside this one.
+                sibling = engine.apply_action(before, rng.choice(engine.legal_actions(before)))
+                for viewer in (WHITE, BLACK, None):
+                    for seen in (state, before, sibling):
+                        assert view(seen, viewer)["log"] == _read_afresh(seen, viewer)
+    assert taken > 0
+
+
+def test_the_picker_reading_the_log_first_shows_the_others_nothing_of_the_pick():
+    state = _one_pick_made("B")
+    assert view(state, WHITE)["log"][-1]["action"]["color"] == "B"
+    for viewer in (BLACK, None):
+        entry = view(state, viewer)["log"][-1]
+        assert entry["text"] == HIDDEN_PICK
+        assert "color" not in entry["action"]
+    scored = act(state, "jester", at=(4, 0), color="G")  # the scoring reveals both picks
+    for viewer in (BLACK, None, WHITE):
+        picks = [
+            e["action"] for e in view(scored, viewer)["log"] if e["action"]["type"] == "jester"
+        ]
+        assert [p["color"] for p in picks] == ["B", "G"]
+        assert "color" not in view(state, viewer)["log"][-1]["action"] or viewer == WHITE

@@ -3,6 +3,8 @@ that viewer may know, and the log's sentences."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..interface import N_
 from ..takeback import is_takeback
 from .actions import KIND_KEY, Action, describe, kind_of
@@ -114,31 +116,76 @@ def _log(state: State, player: int | None) -> list[dict]:
     ``discarded``, the face of the vault it discarded. Each entry is a new dict; the ``action``
     and faces in it are shared between views and must not be changed.
     """
+    history = state.history
+    if not history:
+        return []
     last_scoring = max((e["seq"] for e in state.events if e["kind"] == "scoring"), default=0)
-    entries = []
-    for index, entry in enumerate(state.history):
-        if entry.get("taken_back") or is_takeback(entry["action"]):
-            continue  # the log reads as the game stands; the site tells of takebacks
-        hidden = (
-            kind_of(entry["action"]) == "jester"
-            and index >= last_scoring
-            and entry["player"] != player
-        )
-        known = _SHOWN.get((id(entry), hidden))
-        if known is None or known[0] is not entry:
-            if len(_SHOWN) >= _SHOWN_MAX:
-                _SHOWN.clear()
-            shown = _shown(state, index, hidden)
-            known = _SHOWN[(id(entry), hidden)] = (entry, shown)
-        entries.append(dict(known[1]))
-    return entries
+    read = _read(state, player, last_scoring)
+    return [dict(entry) for entry in read.shown[: read.shown_before[len(history)]]]
 
 
-# Log entries as shown, by history entry and by whether its Jester colour is hidden: a view
-# redraws the whole log on every page, and a state shares the entries of the state it came from.
-# The entry is kept alive here, so that its id is not reused; an entry never moves in its log.
-_SHOWN: dict[tuple[int, bool], tuple[dict, dict]] = {}
-_SHOWN_MAX = 20_000  # about 600 bytes each
+class _Reading(NamedTuple):
+    """A viewer's log of one game as last read: the history it was read from, and what each
+    entry showed. A later state of the game shares that history's entries, one by one."""
+
+    history: list[dict]
+    tiles: tuple
+    first_player: int
+    last_scoring: int
+    shown: list[dict]
+    shown_before: list[int]  # by history index: how many entries of ``shown`` come before it
+
+
+# The last reading of each game's log by each viewer, by the first entry of its history (kept
+# alive in the reading, so that its id is not reused) and the viewer: a move's pages read the
+# same log again and again, one entry longer each move, and only the new entries are read.
+_READINGS: dict[tuple[int, int | None], _Reading] = {}
+_READINGS_MAX = 3_000
+
+
+def _read(state: State, player: int | None, last_scoring: int) -> _Reading:
+    """The reading of ``state``'s log by ``player``: the last one of this game's if it holds
+    the state's history (its start, or all of it and more), else the last one extended by the
+    new entries, else a new reading from the start."""
+    history = state.history
+    key = (id(history[0]), player)
+    read = _READINGS.get(key)
+    if (
+        read is None
+        or read.history[0] is not history[0]
+        or read.tiles is not state.tiles
+        or read.first_player != state.options.first_player
+        or read.last_scoring != last_scoring  # a scoring reveals the Jester colours before it
+    ):
+        read = None
+    elif len(history) <= len(read.history):
+        # An earlier state of the game (the page's "before"): a start of the same history.
+        if read.history[: len(history)] == history:
+            return read
+        read = None
+    elif history[: len(read.history)] != read.history:
+        read = None  # entries identical or equal one by one, else another line of play
+    start = 0 if read is None else len(read.history)
+    shown = [] if read is None else list(read.shown)
+    shown_before = [0] if read is None else list(read.shown_before)
+    for index in range(start, len(history)):
+        entry = history[index]
+        if not (entry.get("taken_back") or is_takeback(entry["action"])):
+            # The log reads as the game stands; the site tells of takebacks.
+            hidden = (
+                kind_of(entry["action"]) == "jester"
+                and index >= last_scoring
+                and entry["player"] != player
+            )
+            shown.append(_shown(state, index, hidden))
+        shown_before.append(len(shown))
+    reading = _Reading(
+        list(history), state.tiles, state.options.first_player, last_scoring, shown, shown_before
+    )
+    if len(_READINGS) >= _READINGS_MAX:
+        _READINGS.clear()
+    _READINGS[key] = reading
+    return reading
 
 
 def _shown(state: State, index: int, hidden: bool) -> dict:
