@@ -25,6 +25,8 @@ from threading import Lock
 from django import template
 from django.utils.translation import get_language
 
+from games.settled import Settled
+
 register = template.Library()
 
 KEPT_MAX_CHARS = 4_000_000  # about 4-8 MB of HTML; a long game's log is some 30,000 characters
@@ -60,7 +62,16 @@ def digest(value) -> bytes:
     ``pickle`` (a dataclass of plain fields, a SafeString), else its repr. Marshal's version 2
     and pickle's fast mode write no references between objects, so that equal values are equal
     bytes however their objects are shared or interned; each is some twice as fast as the repr.
-    The tags keep the three kinds of bytes apart."""
+    The tags keep the three kinds of bytes apart. A ``Settled`` value, which never changes, is
+    digested once, as the plain dict it equals."""
+    if type(value) is Settled:
+        if value.known is None:
+            value.known = _digest(dict(value))
+        return value.known
+    return _digest(value)
+
+
+def _digest(value) -> bytes:
     try:
         data = b"m" + marshal.dumps(value, 2)
     except ValueError:

@@ -18,6 +18,7 @@ from games.engine import basilica as engine
 from games.kinds.basilica.choices import Choosable
 from games.models import PlayerSettings
 from games.play import services, states
+from games.settled import Settled
 from games.templatetags import fragments
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,20 @@ def test_equal_values_are_one_piece_however_their_objects_are_made():
     changed = Choosable(choice=None, classes="tile vault cG changed", data=("tile", 30), label="G")
     assert fragments.digest({"it": tile}) == fragments.digest({"it": same})
     assert fragments.digest({"it": tile}) != fragments.digest({"it": changed})
+
+
+def test_a_settled_value_is_known_once_as_the_plain_dict_it_equals(monkeypatch):
+    """A turn of the log, which never changes once told, is worked out once however many pages
+    draw it, and draws the piece an equal plain dict draws."""
+    turn = Settled(turn=3, who="basilica-ann", entries=[{"seq": 5, "text": "place R"}])
+    plain = {"turn": 3, "who": "basilica-ann", "entries": [{"seq": 5, "text": "place R"}]}
+    worked = []
+    real = fragments._digest
+    monkeypatch.setattr(fragments, "_digest", lambda value: worked.append(value) or real(value))
+    assert fragments.digest(turn) == fragments.digest(turn) == fragments.digest(plain)
+    assert worked == [plain, plain]  # the settled turn once, the plain dict once
+    other = Settled(turn=4, who="basilica-ann", entries=[])
+    assert fragments.digest(other) != fragments.digest(turn)
 
 
 def test_kept_pieces_stay_within_their_bound(monkeypatch):

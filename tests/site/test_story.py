@@ -3,13 +3,16 @@ turns, and each scoring explained, in both editions and with the Festum Fatuorum
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 
 import pytest
+from django.utils import translation
 from engine.helpers import act, game, offer_order, offer_vault, put
 from engine.randomplay import CONFIGS, play
 
-from games.engine.basilica import view
+from games.engine.basilica import apply_action, legal_actions, view
 from games.engine.basilica.components import (
     ALTAR,
     ARCHITECT,
@@ -593,3 +596,47 @@ def test_what_the_story_returns_is_plain_json():
         *(scoring_breakdown(seen, n, NAMES) for n in scoring_numbers(seen)),
     ):
         assert json.loads(json.dumps(told_data)) == told_data
+
+
+def _told_afresh(state, viewer, what, *args):
+    """``what`` of the view of ``state``, as if nothing had been told of the game before: the
+    same game made of new objects, which nothing kept holds."""
+    return what(view(copy.deepcopy(state), viewer), *args)
+
+
+def test_the_log_told_after_every_action_is_the_log_told_afresh():
+    """Each page tells the log again after every action (its newest turn anew, the older ones
+    kept), and now and then a line of play beside it (an analysis, a bot's search): every turn
+    and every scoring reads as a first telling gives it, for each viewer."""
+    rng, scorings = random.Random(5), 0
+    for seed in range(4):
+        for before, _, after in play(CONFIGS["2022+expansion"], seed):
+            sibling = apply_action(before, rng.choice(legal_actions(before)))
+            for viewer in (WHITE, BLACK, None):
+                for state in (sibling, after) if rng.random() < 0.2 else (after,):
+                    seen = view(state, viewer)
+                    told = log_turns(seen, NAMES)
+                    assert told == _told_afresh(state, viewer, log_turns, NAMES)
+                for number in scoring_numbers(seen):
+                    told = scoring_breakdown(seen, number, NAMES)
+                    assert told == _told_afresh(after, viewer, scoring_breakdown, number, NAMES)
+                    scorings += 1
+    assert scorings > 0
+
+
+def test_the_log_told_in_one_language_or_with_some_names_is_not_told_in_another():
+    state = None
+    for _, _, after in play(CONFIGS["2022+expansion"], 1):
+        state = after
+    seen = view(state, WHITE)
+    last = scoring_numbers(seen)[-1]
+    english, scored = log_turns(seen, NAMES), scoring_breakdown(seen, last, NAMES)
+    with translation.override("fr"):
+        french = log_turns(seen, NAMES)
+        assert french == _told_afresh(state, WHITE, log_turns, NAMES)
+        assert scoring_breakdown(seen, last, NAMES)["title"].startswith("Décompte")
+    assert scored["title"].startswith("Scoring")
+    assert french[-1]["entries"][-1]["text"] != english[-1]["entries"][-1]["text"]
+    others = ["Carol", "Dan"]
+    assert log_turns(seen, others)[-1]["who"] in others
+    assert [p["name"] for p in scoring_breakdown(seen, last, others)["players"]] == others

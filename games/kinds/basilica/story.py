@@ -9,6 +9,9 @@ highlighting, are given as the board's ``data-cell`` values, the engine's ``cell
 
 from __future__ import annotations
 
+import operator
+from typing import NamedTuple
+
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -25,6 +28,7 @@ from games.engine.basilica.components import (
 )
 from games.kinds.basilica.names import names as game_names
 from games.kinds.basilica.names import per_language
+from games.settled import Settled
 
 # -- one action in words -----------------------------------------------------------------------
 
@@ -360,14 +364,35 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
     ``{"turn", "player", "who", "entries": [{"seq", "who", "text", "cells", "event",
     "scoring"}]}``. The game's events stand among the entries after the action that caused
     them (``event`` true; a scoring gives its ``number`` in ``scoring``). Entries from before
-    the last clean-up have no cells: the board no longer shows them where they were."""
+    the last clean-up have no cells: the board no longer shows them where they were.
+
+    Each turn is ``Settled``: a turn told before is told again by the same object (``_TOLD``),
+    and only the newest turn and those after it are made anew."""
+    log, events = seen["log"], seen["events"]
     first = (seen["active_player"] - seen["turn"] + 1) % 2
-    turn_at = {0: (1, first)}
     cleaned = _last_clean_up(seen)
+    actions = [entry["action"] for entry in log]
+    key = (id(actions[0]), get_language(), tuple(names)) if actions else None
+    told = _TOLD.get(key) if key else None
+    if told is not None and told.holds(actions, events, first, cleaned):
+        newest = _told_turns(seen, names, cleaned, first, told.newest_entry, told.newest_event)
+        if newest is not None:
+            return _remember_told(key, seen, actions, first, cleaned, newest + told.turns[1:])
+    turns = _told_turns(seen, names, cleaned, first, 0, 0)
+    return _remember_told(key, seen, actions, first, cleaned, turns) if key else turns
+
+
+def _told_turns(
+    seen: dict, names: list[str], cleaned: int, first: int, from_entry: int, from_event: int
+) -> list[Settled] | None:
+    """The turns of the log's entries from ``from_entry`` on and of its events from
+    ``from_event`` on, the newest first (``first`` played turn 1). None if an event among them
+    belongs to a turn before them."""
+    turn_at = {0: (1, first)} if from_entry == 0 else {}
     words = _words()
-    items = []
     said = _said_before(names)
-    for entry in seen["log"]:
+    items = []
+    for entry in seen["log"][from_entry:]:
         turn_at[entry["seq"]] = (entry["turn"], entry["active"])
         line = {
             "seq": entry["seq"],
@@ -378,7 +403,10 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
             "scoring": None,
         }
         items.append((turn_at[entry["seq"]], line))
-    for event in seen["events"]:
+    for event in seen["events"][from_event:]:
+        at = turn_at.get(event["seq"])
+        if at is None:
+            return None
         line = {
             "seq": event["seq"],
             "who": "",
@@ -387,14 +415,61 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
             "event": True,
             "scoring": event["number"] if event["kind"] == "scoring" else None,
         }
-        items.append((turn_at[event["seq"]], line))
+        items.append((at, line))
     # Stable: an event comes after its action, and events keep their order.
     items.sort(key=lambda item: (item[1]["seq"], item[1]["event"]))
-    turns: list[dict] = []
+    turns: list[Settled] = []
     for (turn, active), line in reversed(items):
         if not turns or turns[-1]["turn"] != turn:
-            turns.append({"turn": turn, "player": active, "who": names[active], "entries": []})
+            turns.append(Settled(turn=turn, player=active, who=names[active], entries=[]))
         turns[-1]["entries"].append(line)
+    return turns
+
+
+class _Told(NamedTuple):
+    """A game's log as last told to one viewer, in one language, with the players' names."""
+
+    actions: list[dict]  # the view's entries' actions: shared by the views of one viewer
+    events: list[dict]
+    first: int
+    cleaned: int
+    turns: list[Settled]
+    newest_entry: int  # where the newest turn begins, in the log and among the events
+    newest_event: int
+
+    def holds(self, actions: list[dict], events: list[dict], first: int, cleaned: int) -> bool:
+        """Whether a log of ``actions`` and ``events`` goes on from this one: the same entries
+        (the very objects) and events, then more."""
+        return (
+            first == self.first
+            and cleaned == self.cleaned
+            and len(actions) >= len(self.actions)
+            and all(map(operator.is_, actions, self.actions))
+            and events[: len(self.events)] == self.events
+        )
+
+
+# The log last told, by the first entry's action (kept alive in it, so that its id is not
+# reused: the engine's view hands one viewer the same actions page after page), the language and
+# the names: a move's drawings tell only its newest turn again, not the whole log.
+_TOLD: dict[tuple, _Told] = {}
+_TOLD_MAX = 3_000
+
+
+def _remember_told(key, seen, actions, first, cleaned, turns) -> list[Settled]:
+    if not turns:
+        return turns
+    log, events = seen["log"], seen["events"]
+    newest_entry = len(log)
+    while newest_entry and log[newest_entry - 1]["turn"] == turns[0]["turn"]:
+        newest_entry -= 1
+    begins = log[newest_entry]["seq"] if newest_entry < len(log) else 0
+    newest_event = len(events)
+    while newest_event and events[newest_event - 1]["seq"] >= begins:
+        newest_event -= 1
+    if len(_TOLD) >= _TOLD_MAX:
+        _TOLD.clear()
+    _TOLD[key] = _Told(actions, list(events), first, cleaned, turns, newest_entry, newest_event)
     return turns
 
 
@@ -409,7 +484,7 @@ def scoring_numbers(seen: dict) -> list[int]:
     return [e["number"] for e in seen["events"] if e["kind"] == "scoring"]
 
 
-def scoring_breakdown(seen: dict, number: int, names: list[str]) -> dict:
+def scoring_breakdown(seen: dict, number: int, names: list[str]) -> Settled:
     """Scoring ``number`` explained: each area, who took it and why, what each player earned
     and from what, and the totals before and after; the final one adds the ranking.
 
@@ -420,9 +495,29 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> dict:
     "jesters": [words]}``, and if final ``"ranking": [{"seat", "name", "score", "winner"}]``,
     ``"ending"`` and ``"tie_break"`` (words, or "").
     """
-    words = _event_words()
     scorings = [e for e in seen["events"] if e["kind"] == "scoring"]
     event = next(e for e in scorings if e["number"] == number)
+    # A scoring, once made, is explained the same way on every page (whether it was the final
+    # one is known when it is made): by its areas (the engine's, which every view of the game
+    # shares, kept alive here so that their id is not reused), the language and the names.
+    key = (id(event["areas"]), get_language(), tuple(names))
+    known = _EXPLAINED.get(key)
+    if known is not None and known[0] is event["areas"]:
+        return known[1]
+    breakdown = _explained(seen, event, scorings, names)
+    if len(_EXPLAINED) >= _EXPLAINED_MAX:
+        _EXPLAINED.clear()
+    _EXPLAINED[key] = (event["areas"], breakdown)
+    return breakdown
+
+
+_EXPLAINED: dict[tuple, tuple[list, Settled]] = {}
+_EXPLAINED_MAX = 3_000
+
+
+def _explained(seen: dict, event: dict, scorings: list[dict], names: list[str]) -> Settled:
+    words = _event_words()
+    number = event["number"]
     before = [sum(e["points"][p] for e in scorings if e["number"] < number) for p in (0, 1)]
     players = []
     for p in (0, 1):
@@ -446,15 +541,17 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> dict:
                 "after": before[p] + event["points"][p],
             }
         )
-    breakdown = {
-        "number": number,
-        "title": _scoring_title(event, seen),
-        "final": _is_final(event, seen),
-        "cathedral": event["cathedral"],
-        "areas": [_area(area, names, words) for area in event["areas"]],
-        "players": players,
-        "jesters": _jesters(event, names, words),
-    }
+    breakdown = Settled(
+        {
+            "number": number,
+            "title": _scoring_title(event, seen),
+            "final": _is_final(event, seen),
+            "cathedral": event["cathedral"],
+            "areas": [_area(area, names, words) for area in event["areas"]],
+            "players": players,
+            "jesters": _jesters(event, names, words),
+        }
+    )
     if breakdown["final"]:
         breakdown.update(_ranking(seen, names, words))
     return breakdown
