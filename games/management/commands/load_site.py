@@ -97,11 +97,14 @@ def with_log(game: Game, actions: list) -> Game:
 
 def mover(game: Game, done: int, actions: list):
     """A function that plays the game's next action of ``actions`` as an HTMX POST of the
-    player deciding, and returns how long the answer took."""
+    player deciding (each has drawn the game's page first: a player moves from it), and returns
+    how long the answer took."""
     clients = {}
     for user in (game.seat0, game.seat1):
         clients[user.pk] = Client()
         clients[user.pk].force_login(user)
+        # Each player moves from the game's page, drawn for them before their move.
+        assert clients[user.pk].get(game.get_absolute_url()).status_code == 200
     played = itertools.count(done)
 
     def move() -> float:
