@@ -8,11 +8,14 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from factories import client_for, lobby_form, make_user, started_game
 
 from games.engine import cathedral as engine
-from games.models import Action, Game
-from games.play import states
+from games.kinds.cathedral import presenters
+from games.models import Action, Game, PlayerSettings
+from games.play import services, states
+from games.web.presenters import clocks
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +138,46 @@ def test_the_rules_page_draws_every_building_of_both_sides():
 def test_an_unknown_game_has_no_rules_page():
     response = client_for(make_user()).get("/rules/chess/")
     assert response.status_code == 404
+
+
+def test_one_city_seen_from_two_last_looks_marks_what_changed_since_each():
+    """The city of a state is drawn once for the viewers who last looked at the same moment,
+    and apart for one who last looked earlier: each sees marked what changed since."""
+    game = cathedral_game()
+    rng = random.Random(1)
+    for _ in range(2):
+        state = states.load_state(game)
+        action = rng.choice(engine.legal_actions(state)).to_json()
+        game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
+    state = states.load_state(game)
+    base = {
+        "seat": None,
+        "names": ["ann", "bob"],
+        "clocks": clocks(game),
+        "prefs": PlayerSettings(),
+    }
+
+    def marked(before) -> set[str]:
+        rows = presenters.page_context(game, state, before, base, None)["rows"]
+        return {c["key"] for line in rows for c in line if "changed" in c["classes"].split()}
+
+    since_the_last_move = marked(states.state_at(game, 1))
+    since_the_start = marked(states.state_at(game, 0))
+    assert since_the_last_move  # the second building
+    assert since_the_last_move < since_the_start  # and the first one too
+    assert marked(states.state_at(game, 1)) == since_the_last_move
+
+
+def test_one_city_is_drawn_apart_for_each_language():
+    game = cathedral_game()
+    state = states.load_state(game)
+    base = {
+        "seat": None,
+        "names": ["ann", "bob"],
+        "clocks": clocks(game),
+        "prefs": PlayerSettings(),
+    }
+    english = presenters.page_context(game, state, state, base, None)["rows"]
+    with translation.override("fr"):
+        french = presenters.page_context(game, state, state, base, None)["rows"]
+    assert english[0][0]["label"] != french[0][0]["label"]

@@ -34,6 +34,13 @@ def no_kept_pieces():
     fragments.forget_fragments()
 
 
+def forget_all_kept() -> None:
+    """The kept pieces, and the game's states, so that nothing kept of a state (its log as read
+    and told, its city) serves a drawing afresh: it is made of new objects."""
+    fragments.forget_fragments()
+    states.forget_cached_states()
+
+
 def live_region(client: Client, game, pick: str = "") -> tuple[str, set[str]]:
     """The region a move's answer swaps, as this client sees it after the clicks ``pick``,
     without its forms' CSRF tokens; and those tokens, masked afresh at every drawing of a form."""
@@ -68,7 +75,7 @@ def test_every_viewer_sees_the_same_page_from_kept_pieces_as_drawn_afresh():
             _, first_tokens = live_region(client, game, clicks)  # drawn, and its pieces kept
             kept, tokens = live_region(client, game, clicks)
             assert not tokens & first_tokens  # a form (the viewer's own) is never kept
-            fragments.forget_fragments()
+            forget_all_kept()
             assert kept == live_region(client, game, clicks)[0]
         scored = scored or 'id="scoring-1"' in kept
     assert scored  # the game went through a scoring: entries lost their cells, Jesters showed
@@ -90,7 +97,7 @@ def test_a_game_of_cathedral_drawn_from_kept_pieces_is_the_page_drawn_afresh():
         for client in (*players.values(), watcher):
             live_region(client, game)  # drawn, and its pieces kept
             kept, _ = live_region(client, game)
-            fragments.forget_fragments()
+            forget_all_kept()
             assert kept == live_region(client, game)[0]
             drawn += 1
     assert 'class="entries"' in kept

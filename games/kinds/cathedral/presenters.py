@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.engine import cathedral as engine
 from games.engine.cathedral.buildings import BUILDINGS_OF, COLUMNS, SIZE, cells_of
@@ -102,7 +102,7 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     changed = _changed_cells(before, seen)
     return {
         "view": seen,
-        "rows": city_rows(seen, legal, picked, changed, said),
+        "rows": _city_of(state, seen, legal, picked, changed, said),
         # Cells are targets (links that carry the seq) only once a building is picked.
         "targeting": bool(picked) and "cell" not in picked,
         "hands": hands(seen, names, legal, picked, seat, said),
@@ -220,6 +220,28 @@ def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
             elif was != now or before["territory"][row][col] != seen["territory"][row][col]:
                 out[(col, row)] = "changed"
     return out
+
+
+# The city's rows with nothing picked, by the state (kept alive here, so that its id is not
+# reused), the language and the cells marked changed: Cathedral hides nothing, so a move's
+# drawings (the mover's answer, the opponent's push, the spectators') show one city, drawn once.
+# The rows are shared between drawings and never changed.
+_CITIES: dict[tuple, tuple[object, list[list[dict]]]] = {}
+_CITIES_MAX = 1_000
+
+
+def _city_of(state, seen: dict, legal: dict, picked: dict, changed: dict, said: Words):
+    if picked:  # the picking player's own city: targets, the ghost
+        return city_rows(seen, legal, picked, changed, said)
+    key = (id(state), get_language(), tuple(sorted(changed.items())))
+    kept = _CITIES.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    rows = city_rows(seen, legal, picked, changed, said)
+    if len(_CITIES) >= _CITIES_MAX:
+        _CITIES.clear()
+    _CITIES[key] = (state, rows)
+    return rows
 
 
 def city_rows(
