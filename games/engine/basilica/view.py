@@ -140,7 +140,13 @@ class _Reading(NamedTuple):
 # alive in the reading, so that its id is not reused) and the viewer: a move's pages read the
 # same log again and again, one entry longer each move, and only the new entries are read.
 _READINGS: dict[tuple[int, int | None], _Reading] = {}
-_READINGS_MAX = 3_000
+_READINGS_MAX = 1_000  # three viewers of the some 300 games whose states a process keeps
+
+# Log entries as shown, by history entry and by whether its Jester colour is hidden: the
+# readings of a game's viewers share one entry as shown wherever they see the same. The entry
+# is kept alive here, so that its id is not reused; an entry never moves in its log.
+_SHOWN: dict[tuple[int, bool], tuple[dict, dict]] = {}
+_SHOWN_MAX = 20_000  # about 600 bytes each
 
 
 def _read(state: State, player: int | None, last_scoring: int) -> _Reading:
@@ -177,7 +183,12 @@ def _read(state: State, player: int | None, last_scoring: int) -> _Reading:
                 and index >= last_scoring
                 and entry["player"] != player
             )
-            shown.append(_shown(state, index, hidden))
+            known = _SHOWN.get((id(entry), hidden))
+            if known is None or known[0] is not entry:
+                if len(_SHOWN) >= _SHOWN_MAX:
+                    _SHOWN.clear()
+                known = _SHOWN[(id(entry), hidden)] = (entry, _shown(state, index, hidden))
+            shown.append(known[1])
         shown_before.append(len(shown))
     reading = _Reading(
         list(history), state.tiles, state.options.first_player, last_scoring, shown, shown_before

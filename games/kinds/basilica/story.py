@@ -450,10 +450,11 @@ class _Told(NamedTuple):
 
 
 # The log last told, by the first entry's action (kept alive in it, so that its id is not
-# reused: the engine's view hands one viewer the same actions page after page), the language and
-# the names: a move's drawings tell only its newest turn again, not the whole log.
+# reused: the engine's views hand their viewers the same actions page after page, the same for
+# all where they see the same), the language and the names: a move's drawings tell only its
+# newest turn again, not the whole log.
 _TOLD: dict[tuple, _Told] = {}
-_TOLD_MAX = 3_000
+_TOLD_MAX = 500  # a game's log in a language, whoever sees it alike: some 50 KB each
 
 
 def _remember_told(key, seen, actions, first, cleaned, turns) -> list[Settled]:
@@ -512,7 +513,7 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> Settled:
 
 
 _EXPLAINED: dict[tuple, tuple[list, Settled]] = {}
-_EXPLAINED_MAX = 3_000
+_EXPLAINED_MAX = 1_000
 
 
 def _explained(seen: dict, event: dict, scorings: list[dict], names: list[str]) -> Settled:

@@ -227,7 +227,7 @@ def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
 # drawings (the mover's answer, the opponent's push, the spectators') show one city, drawn once.
 # The rows are shared between drawings and never changed.
 _CITIES: dict[tuple, tuple[object, list[list[dict]]]] = {}
-_CITIES_MAX = 1_000
+_CITIES_MAX = 300  # some 25 KB each
 
 
 def _city_of(state, seen: dict, legal: dict, picked: dict, changed: dict, said: Words):
