@@ -140,6 +140,13 @@ def test_an_unknown_game_has_no_rules_page():
     assert response.status_code == 404
 
 
+def city(game: Game, state, before) -> list[list[dict]]:
+    """The rows of the city a spectator sees, marked as changed since ``before``."""
+    base = {"seat": None, "names": ["ann", "bob"], "clocks": clocks(game)}
+    base["prefs"] = PlayerSettings()
+    return presenters.page_context(game, state, before, base, None)["rows"]
+
+
 def test_one_city_seen_from_two_last_looks_marks_what_changed_since_each():
     """The city of a state is drawn once for the viewers who last looked at the same moment,
     and apart for one who last looked earlier: each sees marked what changed since."""
@@ -150,15 +157,9 @@ def test_one_city_seen_from_two_last_looks_marks_what_changed_since_each():
         action = rng.choice(engine.legal_actions(state)).to_json()
         game = services.submit_action(game, game.player(state.to_decide), action, game.seq)
     state = states.load_state(game)
-    base = {
-        "seat": None,
-        "names": ["ann", "bob"],
-        "clocks": clocks(game),
-        "prefs": PlayerSettings(),
-    }
 
     def marked(before) -> set[str]:
-        rows = presenters.page_context(game, state, before, base, None)["rows"]
+        rows = city(game, state, before)
         return {c["key"] for line in rows for c in line if "changed" in c["classes"].split()}
 
     since_the_last_move = marked(states.state_at(game, 1))
@@ -171,13 +172,7 @@ def test_one_city_seen_from_two_last_looks_marks_what_changed_since_each():
 def test_one_city_is_drawn_apart_for_each_language():
     game = cathedral_game()
     state = states.load_state(game)
-    base = {
-        "seat": None,
-        "names": ["ann", "bob"],
-        "clocks": clocks(game),
-        "prefs": PlayerSettings(),
-    }
-    english = presenters.page_context(game, state, state, base, None)["rows"]
+    english = city(game, state, state)
     with translation.override("fr"):
-        french = presenters.page_context(game, state, state, base, None)["rows"]
+        french = city(game, state, state)
     assert english[0][0]["label"] != french[0][0]["label"]
