@@ -63,11 +63,14 @@ def digest(value) -> bytes:
     and pickle's fast mode write no references between objects, so that equal values are equal
     bytes however their objects are shared or interned; each is some twice as fast as the repr.
     The tags keep the three kinds of bytes apart. A ``Settled`` value, which never changes, is
-    digested once, as the plain dict it equals."""
+    digested once, as the plain dict it equals; a list of them, by their digests."""
     if type(value) is Settled:
         if value.known is None:
             value.known = _digest(dict(value))
         return value.known
+    if type(value) is list and value and all(type(item) is Settled for item in value):
+        # A list of settled values (a game's log by turn): known by what each is known by.
+        return hashlib.blake2b(b"s" + b"".join(map(digest, value)), digest_size=16).digest()
     return _digest(value)
 
 

@@ -168,6 +168,12 @@ def test_a_settled_value_is_known_once_as_the_plain_dict_it_equals(monkeypatch):
     assert worked == [plain, plain]  # the settled turn once, the plain dict once
     other = Settled(turn=4, who="basilica-ann", entries=[])
     assert fragments.digest(other) != fragments.digest(turn)
+    # A log of settled turns is known by theirs: no turn worked out again.
+    worked.clear()
+    assert fragments.digest([other, turn]) == fragments.digest([other, turn])
+    assert worked == []
+    assert fragments.digest([other, turn]) != fragments.digest([turn, other])
+    assert fragments.digest([turn]) != fragments.digest([other])
 
 
 def test_kept_pieces_stay_within_their_bound(monkeypatch):
