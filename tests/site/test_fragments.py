@@ -15,11 +15,13 @@ from django.utils.safestring import mark_safe
 from factories import client_for, make_user, random_choice, started_game
 
 from games.engine import basilica as engine
+from games.kinds.basilica import presenters
 from games.kinds.basilica.choices import Choosable
 from games.models import PlayerSettings
 from games.play import services, states
 from games.settled import Settled
 from games.templatetags import fragments
+from games.web.presenters import clocks
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,30 @@ def test_kept_pieces_stay_within_their_bound(monkeypatch):
         assert template.render({"n": n, "padding": "x" * 90}).startswith(str(n))
     assert sum(len(html) for html in fragments._kept.values()) <= 1000
     assert len(fragments._kept) >= 9  # the newest are kept, the oldest dropped
+
+
+def test_one_cathedral_seen_from_two_last_looks_marks_what_changed_since_each():
+    """Basilica's cathedral of a state is drawn once for the viewers who last looked at the same
+    moment, and apart for one who last looked earlier: each sees marked what changed since."""
+    game = started_game(make_user(), make_user(), seed=3)
+    placed = []
+    while len(placed) < 2:  # two vaults built, by two actions
+        state = states.load_state(game)
+        legal = engine.legal_actions(state)
+        action = next((a for a in legal if a.kind == "vault"), legal[0])
+        player = game.player(state.to_decide)
+        game = services.submit_action(game, player, action.to_json(), game.seq)
+        if action.kind == "vault":
+            placed.append(game.seq)
+    state = states.load_state(game)
+    base = {"seat": None, "names": ["ann", "bob"], "clocks": clocks(game)}
+
+    def marked(step: int) -> set[str]:
+        rows = presenters.page_context(game, state, states.state_at(game, step), base, None)
+        return {c["key"] for r in rows["rows"] for c in r["cells"] if "changed" in c["it"].classes}
+
+    since_the_last_vault = marked(placed[1] - 1)
+    since_the_first = marked(placed[0] - 1)
+    assert since_the_last_vault
+    assert since_the_last_vault < since_the_first
+    assert marked(placed[1] - 1) == since_the_last_vault

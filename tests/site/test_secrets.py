@@ -210,3 +210,15 @@ def test_the_log_says_a_colour_was_chosen_without_naming_it(jester_scoring):
     log = client_for(chooser).get(f"{game.get_absolute_url()}?partial=log", **HTMX).text
     assert "hose a colour for their Jester at" in log  # "Chose" in the log, "chose" in a summary
     assert "(hidden until the scoring)" in log
+
+
+def test_the_pickers_board_drawn_first_shows_nobody_else_the_colour(jester_scoring, monkeypatch):
+    """The cathedral drawn for the player who chose a Jester's colour, then for the others, of
+    the very same state: theirs is the board of any other colour it could have had."""
+    game = jester_scoring
+    real = states.load_state(game)
+    picker, chooser = game.player(1 - real.to_decide), game.player(real.to_decide)
+    rendered_in(real, monkeypatch, picker, game)
+    for who, user in {"chooser": chooser, "spectator": make_user("spectator")}.items():
+        board = rendered_in(real, monkeypatch, user, game)["board"]
+        assert board == rendered_in(the_other_colour(real), monkeypatch, user, game)["board"], who

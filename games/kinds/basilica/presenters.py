@@ -3,8 +3,8 @@ number comes from ``engine.view`` and every clickable thing from ``engine.legal_
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from games.engine import basilica as engine
 from games.engine.basilica.components import ARCHITECT, JESTER, MASON, STRONGMAN
@@ -160,7 +160,7 @@ def page_context(
         "says": page_words.sentences(game, seen, names, seat, picked),
         "view": seen,
         "choices": choices,
-        "rows": cathedral_rows(seen, choices, changed),
+        "rows": _cathedral_of(state, seen, choices, changed),
         "market": market_columns(seen, choices, changed),
         "buttons": prompt_buttons(choices),
         "stack_top": stack_top(seen),
@@ -279,6 +279,29 @@ def _cell_classes(cell: dict | None, **marks: bool) -> str:
         classes.append("void")
     classes.extend(name for name, on in marks.items() if on)
     return " ".join(classes)
+
+
+# The cathedral's rows with nothing to choose, by the state (kept alive here, so that its id
+# is not reused), the language, the Jester colours the viewer may see and the cells marked
+# changed: a move's drawings without choices (the opponent's push, the spectators', most
+# answers) draw one cathedral once. The rows are shared between drawings and never changed.
+_CATHEDRALS: dict[tuple, tuple[engine.State, list[dict]]] = {}
+_CATHEDRALS_MAX = 300  # some 20 KB each
+
+
+def _cathedral_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]:
+    if choices.cells or choices.picked_cells:
+        return cathedral_rows(seen, choices, changed)
+    marked = tuple(sorted(changed.get("cells", ())))
+    key = (id(state), get_language(), tuple(sorted(seen["jester_picks"].items())), marked)
+    kept = _CATHEDRALS.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    rows = cathedral_rows(seen, choices, changed)
+    if len(_CATHEDRALS) >= _CATHEDRALS_MAX:
+        _CATHEDRALS.clear()
+    _CATHEDRALS[key] = (state, rows)
+    return rows
 
 
 def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
