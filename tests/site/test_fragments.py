@@ -11,6 +11,7 @@ import sys
 import pytest
 from django.template import engines
 from django.test import Client
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from factories import client_for, make_user, random_choice, started_game
 
@@ -214,3 +215,14 @@ def test_one_cathedral_seen_from_two_last_looks_marks_what_changed_since_each():
     assert since_the_last_vault
     assert since_the_last_vault < since_the_first
     assert marked(placed[1] - 1) == since_the_last_vault
+
+
+def test_the_preview_of_one_state_is_read_in_each_viewers_language():
+    game = started_game(make_user(), make_user(), seed=3)
+    state = states.load_state(game)
+    base = {"seat": None, "names": ["ann", "bob"], "clocks": clocks(game)}
+    english = presenters.page_context(game, state, state, base, None)["preview"]
+    with translation.override("fr"):
+        french = presenters.page_context(game, state, state, base, None)["preview"]
+        assert french["title"] == presenters.preview(engine.view(state, None))["title"]
+    assert english["title"] != french["title"]

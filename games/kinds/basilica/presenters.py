@@ -154,7 +154,7 @@ def page_context(
         choices = offer(game.engine.legal_actions(state), parse_pick(pick), confirm=confirm)
     changed = last_move(shown(before), seen, names)
     picked = picked_words(seen, choices)
-    scored = preview(seen)
+    scored = _preview_of(state, seen)
     return {
         "words": page_words.words(),
         "says": page_words.sentences(game, seen, names, seat, picked),
@@ -602,6 +602,24 @@ def picked_words(seen: dict, choices: Choices) -> list[str]:
         else:
             said.append(label(token))
     return said
+
+
+# The preview by state (kept alive here, so that its id is not reused) and language: it shows no
+# Jester colour, so every viewer of a state reads the same one. Shared, never changed.
+_PREVIEWS: dict[tuple, tuple[engine.State, dict]] = {}
+_PREVIEWS_MAX = 300
+
+
+def _preview_of(state, seen: dict) -> dict:
+    key = (id(state), get_language())
+    kept = _PREVIEWS.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    scored = preview(seen)
+    if len(_PREVIEWS) >= _PREVIEWS_MAX:
+        _PREVIEWS.clear()
+    _PREVIEWS[key] = (state, scored)
+    return scored
 
 
 def preview(seen: dict) -> dict:
