@@ -427,9 +427,10 @@ def _told_turns(
 
 
 class _Told(NamedTuple):
-    """A game's log as last told to one viewer, in one language, with the players' names."""
+    """A game's log as last told in one language, with the players' names (to every viewer who
+    sees its entries alike)."""
 
-    actions: list[dict]  # the view's entries' actions: shared by the views of one viewer
+    actions: list[dict]  # the view's entries' actions: shared by the views that see them alike
     events: list[dict]
     first: int
     cleaned: int
