@@ -14,6 +14,7 @@ from games.kinds.basilica.choices import Choices, Choosable, label, offer, parse
 from games.kinds.basilica.names import names as game_names
 from games.kinds.basilica.names import per_language
 from games.models import Game
+from games.settled import KeptFor
 from games.words import say
 
 
@@ -281,27 +282,20 @@ def _cell_classes(cell: dict | None, **marks: bool) -> str:
     return " ".join(classes)
 
 
-# The cathedral's rows with nothing to choose, by the state (kept alive here, so that its id
-# is not reused), the language, the Jester colours the viewer may see and the cells marked
-# changed: a move's drawings without choices (the opponent's push, the spectators', most
-# answers) draw one cathedral once. The rows are shared between drawings and never changed.
-_CATHEDRALS: dict[tuple, tuple[engine.State, list[dict]]] = {}
-_CATHEDRALS_MAX = 300  # some 20 KB each
+# The cathedral's rows with nothing to choose, by the state, the language, the Jester colours
+# the viewer may see and the cells marked changed: a move's drawings without choices (the
+# opponent's push, the spectators', most answers) draw one cathedral once.
+_CATHEDRALS = KeptFor(300)  # some 20 KB each
 
 
 def _cathedral_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]:
     if choices.cells or choices.picked_cells:
         return cathedral_rows(seen, choices, changed)
     marked = tuple(sorted(changed.get("cells", ())))
-    key = (id(state), get_language(), tuple(sorted(seen["jester_picks"].items())), marked)
-    kept = _CATHEDRALS.get(key)
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    rows = cathedral_rows(seen, choices, changed)
-    if len(_CATHEDRALS) >= _CATHEDRALS_MAX:
-        _CATHEDRALS.clear()
-    _CATHEDRALS[key] = (state, rows)
-    return rows
+    picks = tuple(sorted(seen["jester_picks"].items()))
+    return _CATHEDRALS.get(
+        state, (get_language(), picks, marked), lambda: cathedral_rows(seen, choices, changed)
+    )
 
 
 def cathedral_rows(seen: dict, choices: Choices, changed: dict | None = None) -> list[dict]:
@@ -604,22 +598,13 @@ def picked_words(seen: dict, choices: Choices) -> list[str]:
     return said
 
 
-# The preview by state (kept alive here, so that its id is not reused) and language: it shows no
-# Jester colour, so every viewer of a state reads the same one. Shared, never changed.
-_PREVIEWS: dict[tuple, tuple[engine.State, dict]] = {}
-_PREVIEWS_MAX = 300
+# The preview by state and language: it shows no Jester colour, so every viewer of a state reads
+# the same one.
+_PREVIEWS = KeptFor(300)
 
 
 def _preview_of(state, seen: dict) -> dict:
-    key = (id(state), get_language())
-    kept = _PREVIEWS.get(key)
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    scored = preview(seen)
-    if len(_PREVIEWS) >= _PREVIEWS_MAX:
-        _PREVIEWS.clear()
-    _PREVIEWS[key] = (state, scored)
-    return scored
+    return _PREVIEWS.get(state, (get_language(),), lambda: preview(seen))
 
 
 def preview(seen: dict) -> dict:

@@ -28,7 +28,7 @@ from games.engine.basilica.components import (
 )
 from games.kinds.basilica.names import names as game_names
 from games.kinds.basilica.names import per_language
-from games.settled import Settled
+from games.settled import KeptFor, Settled
 
 # -- one action in words -----------------------------------------------------------------------
 
@@ -501,20 +501,15 @@ def scoring_breakdown(seen: dict, number: int, names: list[str]) -> Settled:
     event = next(e for e in scorings if e["number"] == number)
     # A scoring, once made, is explained the same way on every page (whether it was the final
     # one is known when it is made): by its areas (the engine's, which every view of the game
-    # shares, kept alive here so that their id is not reused), the language and the names.
-    key = (id(event["areas"]), get_language(), tuple(names))
-    known = _EXPLAINED.get(key)
-    if known is not None and known[0] is event["areas"]:
-        return known[1]
-    breakdown = _explained(seen, event, scorings, names)
-    if len(_EXPLAINED) >= _EXPLAINED_MAX:
-        _EXPLAINED.clear()
-    _EXPLAINED[key] = (event["areas"], breakdown)
-    return breakdown
+    # shares), the language and the names.
+    return _EXPLAINED.get(
+        event["areas"],
+        (get_language(), tuple(names)),
+        lambda: _explained(seen, event, scorings, names),
+    )
 
 
-_EXPLAINED: dict[tuple, tuple[list, Settled]] = {}
-_EXPLAINED_MAX = 1_000
+_EXPLAINED = KeptFor(1_000)
 
 
 def _explained(seen: dict, event: dict, scorings: list[dict], names: list[str]) -> Settled:

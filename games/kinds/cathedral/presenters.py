@@ -21,6 +21,7 @@ from games.engine.cathedral.view import CATHEDRAL_OWNER, DASH
 from games.kinds.cathedral.outline import outline
 from games.kinds.cathedral.words import Words, words
 from games.models import Game
+from games.settled import KeptFor
 from games.words import say
 
 
@@ -222,26 +223,19 @@ def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
     return out
 
 
-# The city's rows with nothing picked, by the state (kept alive here, so that its id is not
-# reused), the language and the cells marked changed: Cathedral hides nothing, so a move's
-# drawings (the mover's answer, the opponent's push, the spectators') show one city, drawn once.
-# The rows are shared between drawings and never changed.
-_CITIES: dict[tuple, tuple[object, list[list[dict]]]] = {}
-_CITIES_MAX = 300  # some 25 KB each
+# The city's rows with nothing picked, by the state, the language and the cells marked changed:
+# Cathedral hides nothing, so a move's drawings (the mover's answer, the opponent's push, the
+# spectators') show one city, drawn once.
+_CITIES = KeptFor(300)  # some 25 KB each
 
 
 def _city_of(state, seen: dict, legal: dict, picked: dict, changed: dict, said: Words):
     if picked:  # the picking player's own city: targets, the ghost
         return city_rows(seen, legal, picked, changed, said)
-    key = (id(state), get_language(), tuple(sorted(changed.items())))
-    kept = _CITIES.get(key)
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    rows = city_rows(seen, legal, picked, changed, said)
-    if len(_CITIES) >= _CITIES_MAX:
-        _CITIES.clear()
-    _CITIES[key] = (state, rows)
-    return rows
+    marked = tuple(sorted(changed.items()))
+    return _CITIES.get(
+        state, (get_language(), marked), lambda: city_rows(seen, legal, picked, changed, said)
+    )
 
 
 def city_rows(
