@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.utils import translation
 from factories import START
 
 from games.play import states
@@ -28,6 +29,14 @@ def fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def site_language_restored():
+    # A request activates its player's language in this thread and leaves it there (a server
+    # runs each request in a context of its own): the next test starts in the site's language.
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
