@@ -68,7 +68,7 @@ def digest(value) -> bytes:
         if value.known is None:
             value.known = _digest(dict(value))
         return value.known
-    if type(value) is list and value and all(type(item) is Settled for item in value):
+    if isinstance(value, list) and value and all(type(item) is Settled for item in value):
         # A list of settled values (a game's log by turn): known by what each is known by.
         return hashlib.blake2b(b"s" + b"".join(map(digest, value)), digest_size=16).digest()
     return _digest(value)

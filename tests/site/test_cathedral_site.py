@@ -176,3 +176,27 @@ def test_one_city_is_drawn_apart_for_each_language():
     with translation.override("fr"):
         french = city(game, state, state)
     assert english[0][0]["label"] != french[0][0]["label"]
+
+
+def test_a_city_with_nothing_picked_is_one_settled_value_and_a_picked_one_is_the_pickers():
+    """The city nobody is picking on is worked out once for the state and drawn once per
+    content; the player who has picked a building gets their own, with its targets."""
+    game = cathedral_game()
+    state = states.load_state(game)
+    base = {
+        "seat": None,
+        "names": ["ann", "bob"],
+        "clocks": clocks(game),
+        "prefs": PlayerSettings(),
+    }
+    first, again = (presenters.page_context(game, state, state, base, None) for _ in range(2))
+    assert first["settled_city"] is again["settled_city"]
+    assert first["settled_city"]["rows"] is first["rows"]
+    html = client_for(game.player(state.to_decide)).get(game.get_absolute_url()).content.decode()
+    building = re.search(r'\?pick=([^"&]+)"', html).group(1)
+    picked = client_for(game.player(state.to_decide)).get(
+        game.get_absolute_url(), {"pick": building}
+    )
+    assert picked.context["settled_city"] is None
+    assert 'role="gridcell" class="' in picked.content.decode()
+    assert '<a href="?pick=' in picked.content.decode().split('class="city"', 1)[1]

@@ -226,3 +226,34 @@ def test_the_preview_of_one_state_is_read_in_each_viewers_language():
         french = presenters.page_context(game, state, state, base, None)["preview"]
         assert french["title"] == presenters.preview(engine.view(state, None))["title"]
     assert english["title"] != french["title"]
+
+
+def market_of(html: str) -> str:
+    return html[html.index('id="market"') : html.index("</section>", html.index('id="market"'))]
+
+
+def test_a_market_and_cathedral_drawn_once_for_the_watchers_leave_the_deciders_choices():
+    """The market and the cathedral with nothing to choose are drawn once per state for every
+    viewer who sees them alike; the player choosing a tile after them still gets their own
+    tiles to click, of this move, and the watchers' copy stays without any."""
+    alice, bob = make_user(), make_user()
+    game = started_game(alice, bob, seed=11)
+    state = states.load_state(game)
+    decider = game.player(state.to_decide)
+    waiting = bob if decider == alice else alice
+    assert any(a.kind == "vault" for a in engine.legal_actions(state))  # tiles to choose
+    watcher_html, _ = live_region(Client(), game)
+    waiting_html, _ = live_region(client_for(waiting), game)
+    deciding_html, _ = live_region(client_for(decider), game)  # its clicks are of this seq
+    assert " choosable" not in market_of(watcher_html)
+    assert market_of(waiting_html) == market_of(watcher_html)
+    assert market_of(deciding_html).count(" choosable") >= 3
+    base = {"seat": None, "names": ["ann", "bob"], "clocks": clocks(game)}
+    spectators = [presenters.page_context(game, state, state, base, None) for _ in range(2)]
+    assert spectators[0]["settled_market"]
+    assert spectators[0]["settled_rows"]
+    assert spectators[0]["market"] is spectators[1]["market"]  # worked out once for the state
+    assert spectators[0]["rows"] is spectators[1]["rows"]
+    assert live_region(Client(), game)[0] == watcher_html
+    forget_all_kept()
+    assert live_region(Client(), game)[0] == watcher_html

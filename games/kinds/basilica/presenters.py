@@ -14,7 +14,7 @@ from games.kinds.basilica.choices import Choices, Choosable, label, offer, parse
 from games.kinds.basilica.names import names as game_names
 from games.kinds.basilica.names import per_language
 from games.models import Game
-from games.settled import KeptFor
+from games.settled import KeptFor, Settled
 from games.words import say
 
 
@@ -156,13 +156,19 @@ def page_context(
     changed = last_move(shown(before), seen, names)
     picked = picked_words(seen, choices)
     scored = _preview_of(state, seen)
+    rows = _cathedral_of(state, seen, choices, changed)
+    market = _market_of(state, seen, choices, changed)
     return {
         "words": page_words.words(),
         "says": page_words.sentences(game, seen, names, seat, picked),
         "view": seen,
         "choices": choices,
-        "rows": _cathedral_of(state, seen, choices, changed),
-        "market": market_columns(seen, choices, changed),
+        "rows": rows,
+        # Nothing to choose on the board or in the market: each is drawn once per content for
+        # every viewer who sees it alike (a fragment whose value is kept with the state).
+        "settled_rows": type(rows) is SettledRows,
+        "market": market,
+        "settled_market": type(market) is SettledMarket,
         "buttons": prompt_buttons(choices),
         "stack_top": stack_top(seen),
         "players": player_panels(seen, names, seat, base["clocks"], changed),
@@ -288,13 +294,45 @@ def _cell_classes(cell: dict | None, **marks: bool) -> str:
 _CATHEDRALS = KeptFor(300)  # some 20 KB each
 
 
+class SettledRows(list):
+    """The rows of a cathedral with nothing to choose, each a ``Settled`` line: the board's
+    fragment knows them by their lines' keys, each worked out once."""
+
+    __slots__ = ()
+
+
+class SettledMarket(list):
+    """The market's columns with nothing to choose, each a ``Settled`` column."""
+
+    __slots__ = ()
+
+
 def _cathedral_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]:
     if choices.cells or choices.picked_cells:
         return cathedral_rows(seen, choices, changed)
     marked = tuple(sorted(changed.get("cells", ())))
     picks = tuple(sorted(seen["jester_picks"].items()))
     return _CATHEDRALS.get(
-        state, (get_language(), picks, marked), lambda: cathedral_rows(seen, choices, changed)
+        state,
+        (get_language(), picks, marked),
+        lambda: SettledRows(Settled(line) for line in cathedral_rows(seen, choices, changed)),
+    )
+
+
+# The market with nothing to choose, by the state, the language, the slots marked changed and
+# the stack's top tile as this viewer sees it (a replay's reveal may show more than a live page).
+_MARKETS = KeptFor(300)
+
+
+def _market_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]:
+    if choices.tiles or choices.picked_tile is not None:
+        return market_columns(seen, choices, changed)
+    slots = tuple(sorted(changed.get("slots", ())))
+    top = seen["stack_top"]
+    return _MARKETS.get(
+        state,
+        (get_language(), slots, top and top["id"]),
+        lambda: SettledMarket(Settled(column) for column in market_columns(seen, choices, changed)),
     )
 
 

@@ -21,7 +21,7 @@ from games.engine.cathedral.view import CATHEDRAL_OWNER, DASH
 from games.kinds.cathedral.outline import outline
 from games.kinds.cathedral.words import Words, words
 from games.models import Game
-from games.settled import KeptFor
+from games.settled import KeptFor, Settled
 from games.words import say
 
 
@@ -101,9 +101,13 @@ def page_context(game: Game, state, before, base: dict, pick: str | None) -> dic
     picked = _parse_pick(pick, legal, said)
     before = rules.view(before, seat)
     changed = _changed_cells(before, seen)
+    city = _city_of(state, seen, legal, picked, changed, said)
     return {
         "view": seen,
-        "rows": _city_of(state, seen, legal, picked, changed, said),
+        "rows": city["rows"],
+        # A city with nothing to pick, known once by the state it shows: drawn once per content
+        # for every viewer (a fragment), its key worked out once.
+        "settled_city": city if type(city) is Settled else None,
         # Cells are targets (links that carry the seq) only once a building is picked.
         "targeting": bool(picked) and "cell" not in picked,
         "hands": hands(seen, names, legal, picked, seat, said),
@@ -229,12 +233,15 @@ def _changed_cells(before: dict, seen: dict) -> dict[tuple[int, int], str]:
 _CITIES = KeptFor(300)  # some 25 KB each
 
 
-def _city_of(state, seen: dict, legal: dict, picked: dict, changed: dict, said: Words):
+def _city_of(state, seen: dict, legal: dict, picked: dict, changed: dict, said: Words) -> dict:
+    """``{"rows": ...}``: a ``Settled`` one, shared, when nothing is picked."""
     if picked:  # the picking player's own city: targets, the ghost
-        return city_rows(seen, legal, picked, changed, said)
+        return {"rows": city_rows(seen, legal, picked, changed, said)}
     marked = tuple(sorted(changed.items()))
     return _CITIES.get(
-        state, (get_language(), marked), lambda: city_rows(seen, legal, picked, changed, said)
+        state,
+        (get_language(), marked),
+        lambda: Settled(rows=city_rows(seen, legal, picked, changed, said)),
     )
 
 
