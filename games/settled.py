@@ -20,6 +20,14 @@ class Settled(dict):
         self.known: bytes | None = None
 
 
+class SettledList(list):
+    """A list of ``Settled`` values that nobody changes after it is made (a board's rows, a
+    market's columns, kept with the state they show): a fragment that draws it knows it by
+    what each of its items is known by."""
+
+    __slots__ = ()
+
+
 class KeptFor:
     """Values worked out of objects that never change (a game's state, a scoring's areas), by
     the object and whatever else the value depends on (the language, the viewer's marks). The

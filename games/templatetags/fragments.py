@@ -25,7 +25,7 @@ from threading import Lock
 from django import template
 from django.utils.translation import get_language
 
-from games.settled import Settled
+from games.settled import Settled, SettledList
 
 register = template.Library()
 
@@ -68,8 +68,9 @@ def digest(value) -> bytes:
         if value.known is None:
             value.known = _digest(dict(value))
         return value.known
-    if isinstance(value, list) and value and all(type(item) is Settled for item in value):
-        # A list of settled values (a game's log by turn): known by what each is known by.
+    if type(value) in (list, SettledList) and value and all(type(i) is Settled for i in value):
+        # A list of settled values (a game's log by turn, a board's rows): known by what each
+        # is known by.
         return hashlib.blake2b(b"s" + b"".join(map(digest, value)), digest_size=16).digest()
     return _digest(value)
 

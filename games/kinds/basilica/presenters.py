@@ -14,7 +14,7 @@ from games.kinds.basilica.choices import Choices, Choosable, label, offer, parse
 from games.kinds.basilica.names import names as game_names
 from games.kinds.basilica.names import per_language
 from games.models import Game
-from games.settled import KeptFor, Settled
+from games.settled import KeptFor, Settled, SettledList
 from games.words import say
 
 
@@ -166,9 +166,9 @@ def page_context(
         "rows": rows,
         # Nothing to choose on the board or in the market: each is drawn once per content for
         # every viewer who sees it alike (a fragment whose value is kept with the state).
-        "settled_rows": type(rows) is SettledRows,
+        "settled_rows": type(rows) is SettledList,
         "market": market,
-        "settled_market": type(market) is SettledMarket,
+        "settled_market": type(market) is SettledList,
         "buttons": prompt_buttons(choices),
         "stack_top": stack_top(seen),
         "players": player_panels(seen, names, seat, base["clocks"], changed),
@@ -294,19 +294,6 @@ def _cell_classes(cell: dict | None, **marks: bool) -> str:
 _CATHEDRALS = KeptFor(300)  # some 20 KB each
 
 
-class SettledRows(list):
-    """The rows of a cathedral with nothing to choose, each a ``Settled`` line: the board's
-    fragment knows them by their lines' keys, each worked out once."""
-
-    __slots__ = ()
-
-
-class SettledMarket(list):
-    """The market's columns with nothing to choose, each a ``Settled`` column."""
-
-    __slots__ = ()
-
-
 def _cathedral_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]:
     if choices.cells or choices.picked_cells:
         return cathedral_rows(seen, choices, changed)
@@ -315,7 +302,7 @@ def _cathedral_of(state, seen: dict, choices: Choices, changed: dict) -> list[di
     return _CATHEDRALS.get(
         state,
         (get_language(), picks, marked),
-        lambda: SettledRows(Settled(line) for line in cathedral_rows(seen, choices, changed)),
+        lambda: SettledList(Settled(line) for line in cathedral_rows(seen, choices, changed)),
     )
 
 
@@ -332,7 +319,7 @@ def _market_of(state, seen: dict, choices: Choices, changed: dict) -> list[dict]
     return _MARKETS.get(
         state,
         (get_language(), slots, top and top["id"]),
-        lambda: SettledMarket(Settled(column) for column in market_columns(seen, choices, changed)),
+        lambda: SettledList(Settled(column) for column in market_columns(seen, choices, changed)),
     )
 
 
