@@ -412,7 +412,8 @@ MIDDLEWARE += [
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before the password check
-    "django.contrib.auth.backends.ModelBackend",
+    "basilica_site.backends.PasswordBackend",  # Django's, its user read compiled once
+    "django.contrib.auth.backends.ModelBackend",  # the sessions signed in before it
 ]
 
 # Login: five wrong passwords in a row are answered as such; the sixth, for one user name or

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from basilica_site import backends
 from games.models import CLOSED_PREFIX, PlayerSettings
 from games.play.computer import RESERVED_PREFIX
 from games.play.vacation import settings_for
@@ -71,7 +72,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         PlayerSettings.objects.filter(user=user).update(
             language=translation.get_language(), time_zone=zone if zone_named(zone) else ""
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=backends.PATH)
         return redirect(going or "games:lobby")
     return render(
         request,

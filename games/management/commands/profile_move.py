@@ -21,8 +21,8 @@ It prints each stage's median time and queries per move, their sum, and then the
 that cost most of
 their own time over the same moves, profiled in a second pass (the profiler's overhead is kept
 out of the timings). Timing is by ``time.process_time`` of this process: CPU, not waiting.
-Last, the reads every request and move makes (a session, a game and its players, the move's
-lock, a player's settings, the header's count), by Django's ORM and by the queries compiled once
+Last, the reads every request and move makes (a session and its user, a game and its players,
+the move's lock, a player's settings, the header's count), by Django's ORM and by the queries compiled once
 (``games.compiled``), in turns.
 `make profile-before` runs this same command on the code before issue 27, for the comparison:
 this machine's speed drifts from day to day, so a figure is compared only with one taken beside
@@ -222,6 +222,7 @@ class Command(BaseCommand):
         """The reads every request and move makes, by Django's ORM as it compiles each query
         anew and by the queries compiled once (``games.compiled``), in turns: CPU a call."""
         # Imported here: the code `make profile-before` runs this command on has none of them.
+        from basilica_site.backends import PasswordBackend
         from basilica_site.sessions import SessionStore
         from games.models import Sanction, count_waiting_for, game_with_players
         from games.play import vacation
@@ -255,6 +256,10 @@ class Command(BaseCommand):
             "a session": (
                 lambda: Session.objects.get(session_key=key, expire_date__gt=timezone.now()),
                 lambda: SessionStore(key).load(),
+            ),
+            "a session's user": (
+                lambda: User.objects.get(pk=ann.pk),
+                lambda: PasswordBackend().get_user(ann.pk),
             ),
             "a player's settings": (
                 lambda: PlayerSettings.objects.filter(user=ann).first(),
