@@ -413,6 +413,31 @@ const pageWords = (function () {
   announce();
 })();
 
+// A box the player opened in the live region (Basilica's "if scored now", a scoring's
+// breakdown) stays open when a move redraws the region, theirs or one pushed to them: the open
+// ones are noted before the swap, by id, and opened again in the new drawing. One they closed
+// stays closed. (The symbols' box is never redrawn: hx-preserve.)
+(function () {
+  "use strict";
+  if (!document.getElementById("game")) return;
+  let open = [];
+  function note() {
+    open = Array.from(document.querySelectorAll("#live details[id][open]:not([hx-preserve])"))
+      .map(function (el) { return el.id; });
+  }
+  function reopen() {
+    open.forEach(function (id) {
+      const el = document.getElementById(id);
+      if (el && el.tagName === "DETAILS") el.open = true;
+    });
+    open = [];
+  }
+  document.body.addEventListener("htmx:beforeSwap", note);
+  document.body.addEventListener("htmx:wsBeforeMessage", note);
+  document.body.addEventListener("htmx:afterSwap", reopen);
+  document.body.addEventListener("htmx:wsAfterMessage", reopen);
+})();
+
 // Every page: the tab title carries the count of games waiting for you, kept fresh by pushes.
 (function () {
   "use strict";
