@@ -28,6 +28,7 @@ from django.utils import timezone, translation
 from games.live.announce import version
 from games.models import Game, count_waiting_for, game_with_players
 from games.play import states
+from games.web.middleware import compacted
 from games.web.presenters import game_context
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,10 @@ def render_partials(game: Game, user, csrf_token: str) -> str:
     context = game_context(game, state, user)
     context.update(oob=True, csrf_token=csrf_token)
     kind = context["kind"]
-    return "".join(render_to_string(f"{kind.template}#{name}", context) for name in kind.pushed)
+    # Without the templates' indentation, as a page is sent: drawn once for all its sockets.
+    return compacted(
+        "".join(render_to_string(f"{kind.template}#{name}", context) for name in kind.pushed)
+    )
 
 
 def players_turns(user, seq: int | None = None) -> str:

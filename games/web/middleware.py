@@ -7,6 +7,7 @@ import logging
 import re
 import time
 from functools import lru_cache
+from typing import AnyStr
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -105,25 +106,38 @@ def _chat_path() -> re.Pattern:
     return re.compile(f"{re.escape(before)}/{GameId.regex}/{re.escape(after)}")
 
 
-INDENTATION = re.compile(rb"\n[ \t]+")
+INDENTATION = r"\n[ \t]+"
 # Where spaces are the content: preformatted text, and what a text box holds (a player's notes).
-KEEPS_ITS_SPACES = re.compile(rb"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)", re.DOTALL)
+KEEPS_ITS_SPACES = r"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)"
+# Both as bytes (an answer's body) and as text (a push, before it goes out on its socket).
+_PATTERNS = {
+    bytes: (re.compile(INDENTATION.encode()), re.compile(KEEPS_ITS_SPACES.encode(), re.DOTALL)),
+    str: (re.compile(INDENTATION), re.compile(KEEPS_ITS_SPACES, re.DOTALL)),
+}
+
+
+def compacted(html: AnyStr) -> AnyStr:
+    """``html`` without the templates' indentation: a browser reads a line's leading spaces as
+    the one space its line break already is, so they are bytes sent for nothing (about a tenth
+    of a game page, a twelfth of a push). Preformatted text and a text box's content are kept
+    as they are."""
+    indentation, kept = _PATTERNS[str if isinstance(html, str) else bytes]
+    newline = "\n" if isinstance(html, str) else b"\n"
+    # split() with a group: the elements kept as they are come as the odd pieces.
+    pieces = kept.split(html)
+    return html[:0].join(
+        piece if index % 2 else indentation.sub(newline, piece)
+        for index, piece in enumerate(pieces)
+    )
 
 
 def compact_html(get_response):
-    """A page without the templates' indentation: a browser reads a line's leading spaces as the
-    one space its line break already is, so they are bytes sent for nothing (about a tenth of a
-    game page). Preformatted text and a text box's content are sent as they are."""
+    """A page without the templates' indentation (``compacted``)."""
 
     def middleware(request):
         response = get_response(request)
         if response.get("Content-Type", "").startswith("text/html") and not response.streaming:
-            # split() with a group: the elements kept as they are come as the odd pieces.
-            pieces = KEEPS_ITS_SPACES.split(response.content)
-            response.content = b"".join(
-                piece if index % 2 else INDENTATION.sub(b"\n", piece)
-                for index, piece in enumerate(pieces)
-            )
+            response.content = compacted(response.content)
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response

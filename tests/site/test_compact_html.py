@@ -7,6 +7,8 @@ import re
 import pytest
 from factories import client_for, started_game
 
+from games.live import pushes
+
 pytestmark = pytest.mark.django_db
 
 INDENTED_LINE = re.compile(r"\n[ \t]+\S")
@@ -35,3 +37,22 @@ def test_a_text_box_keeps_its_spaces_and_the_rest_of_its_page_loses_them():
     assert box.group(1) == written
     outside = page.text.replace(box.group(0), "")
     assert not INDENTED_LINE.search(outside)
+
+
+def words_of(html: str) -> str:
+    """What a reader of the HTML is shown: its text and its attributes' values, the spaces
+    between them as a browser counts them (any run of them is one)."""
+    return " ".join(html.split())
+
+
+@pytest.mark.parametrize("kind", ["basilica", "cathedral"])
+def test_a_push_comes_without_indentation_and_shows_all_it_showed(monkeypatch, kind):
+    game = started_game(kind=kind)
+    deciding = game.player(game.to_decide)
+    push = pushes.render_push(game.pk, deciding, game.to_decide, "a" * 64)
+    assert not INDENTED_LINE.search(push)
+    monkeypatch.setattr(pushes, "compacted", lambda html: html)  # as it was drawn
+    drawn = pushes.render_push(game.pk, deciding, game.to_decide, "b" * 64)
+    assert INDENTED_LINE.search(drawn)
+    assert len(push) < len(drawn)
+    assert words_of(push) == words_of(drawn.replace("b" * 64, "a" * 64))
