@@ -139,7 +139,7 @@ def _forget_waiting(key: tuple, done: asyncio.Future) -> None:
 
 def render_partials(game: Game, user, csrf_token: str) -> str:
     state = states.load_state(game)
-    context = game_context(game, state, user)
+    context = game_context(game, state, user, pushed=True)
     context.update(oob=True, csrf_token=csrf_token)
     kind = context["kind"]
     # Without the templates' indentation, as a page is sent: drawn once for all its sockets.

@@ -24,10 +24,17 @@ def seat_names(game: Game) -> list[str]:
 
 
 def game_context(
-    game: Game, state, user, pick: str | None = None, replay: bool = False, reveal: bool = False
+    game: Game,
+    state,
+    user,
+    pick: str | None = None,
+    replay: bool = False,
+    reveal: bool = False,
+    pushed: bool = False,
 ) -> dict:
     """Everything the game page and its partials show to ``user``: the platform's part (players,
-    clocks, how the game ended, rematch) and the game kind's (board, prompt, log)."""
+    clocks, how the game ended, rematch) and the game kind's (board, prompt, log). ``pushed``:
+    for a socket's push, which may carry only what changed since the action before."""
     seat = game.seat_of(user)
     prefs = PlayerSettings.of(user) if seat is not None else PlayerSettings()
     if game.termination == referee.TERMINATION:
@@ -56,6 +63,7 @@ def game_context(
         "rating_changes": ratings.changes_of(game),
         "replay": replay,
         "reveal": reveal,
+        "pushed": pushed,
         "page_words": page_words(),
         "hints_offered": (
             not replay

@@ -85,7 +85,17 @@ const pageWords = (function () {
     if (text.charAt(0) !== "{") {
       // Partials: never let an older push overwrite a newer board.
       const match = /data-seq="(\d+)"/.exec(text);
-      if (match && parseInt(match[1], 10) < currentSeq()) event.preventDefault();
+      if (match && parseInt(match[1], 10) < currentSeq()) {
+        event.preventDefault();
+        return;
+      }
+      // A push that carries only the log's newest turns fits the page drawn at its base, the
+      // action before: a page further behind fetches the whole region instead.
+      const base = /data-log-base="(\d+)"/.exec(text);
+      if (base && parseInt(base[1], 10) !== currentSeq()) {
+        event.preventDefault();
+        if (!match || parseInt(match[1], 10) > currentSeq()) catchUp();
+      }
       return;
     }
     // A JSON message is a notice, not HTML: presence, or a seq the page must reach.

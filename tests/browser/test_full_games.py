@@ -66,6 +66,11 @@ def play_watched_game(site, visitors, screenshots, scenario: str, edition: str, 
     assert_accessible(carol.page, keyboard=True)
 
     table.play(until=lambda: table.clicks >= 30 and picking_a_cell(table))
+    # Grown push by push (most carried only its newest turns), the log reads as a fresh page's.
+    fresh = carol.new_tab()
+    fresh.goto(f"/games/{game}/")
+    assert log_text(fresh) == log_text(carol.page)
+    fresh.close()
     # Halfway through an action: the targets of the tile just picked are reached by Tab too.
     close_scoring(table.decider())
     assert_accessible(table.decider(), keyboard=True)
@@ -85,6 +90,11 @@ def play_watched_game(site, visitors, screenshots, scenario: str, edition: str, 
     log = log_text(carol.page)
     assert "Scoring 1 (the " in log
     assert "The game is over:" in log
+    # And at the end, the scorings and the game's end pushed in between.
+    fresh = carol.new_tab()
+    fresh.goto(f"/games/{game}/")
+    assert log_text(fresh) == log
+    assert carol.page.evaluate("window.__sameDocument") == 1, "the spectator's page was reloaded"
 
     # A paid order was offered to the opponent of the one on turn, and answered by them.
     offers = table.prompts(PAID_OFFER)

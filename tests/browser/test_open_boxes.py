@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 
 
 def drawn_at(page) -> int:
-    """The seq the page's log was drawn for: a redrawn log carries the new one."""
-    return int(page.locator("#log").get_attribute("data-seq"))
+    """The seq the box was drawn for: every move draws it anew, with the new seq."""
+    return int(page.locator("#preview").get_attribute("data-seq"))
 
 
 def test_the_if_scored_now_box_stays_open_through_moves_until_closed(site, visitors, screenshots):
@@ -35,7 +35,7 @@ def test_the_if_scored_now_box_stays_open_through_moves_until_closed(site, visit
     start = seq_of(carol.page)
     table.play(until=lambda: seq_of(carol.page) >= start + 3)
     for page in (alice.page, bob.page, carol.page):
-        assert drawn_at(page) >= start + 3  # the log was drawn again, the box with it
+        assert drawn_at(page) >= start + 3  # the box was drawn again
     for page in (alice.page, bob.page):
         expect(page.locator("#preview")).to_have_attribute("open", "")
         expect(page.locator("#preview summary")).to_be_visible()

@@ -158,6 +158,7 @@ def page_context(
     scored = _preview_of(state, seen)
     rows = _cathedral_of(state, seen, choices, changed)
     market = _market_of(state, seen, choices, changed)
+    turns = story.log_turns(seen, names)
     return {
         "words": page_words.words(),
         "says": page_words.sentences(game, seen, names, seat, picked),
@@ -185,7 +186,11 @@ def page_context(
         "hint": confirm_hint(state, choices) or pick_hint(seen, choices),
         "picked": picked,
         "preview": {**scored, "summary": page_words.preview_summary(scored, names)},
-        "turns": story.log_turns(seen, names),
+        "turns": turns,
+        # A push to a page drawn one action earlier carries only the log's turns that changed.
+        "log_delta": (
+            story.log_delta(seen, names, turns) if base.get("pushed") and not game.over else None
+        ),
         "scorings": [story.scoring_breakdown(seen, n, names) for n in story.scoring_numbers(seen)],
         "result": result_line(seen, names, seat),
     }

@@ -372,7 +372,7 @@ def log_turns(seen: dict, names: list[str]) -> list[dict]:
     first = (seen["active_player"] - seen["turn"] + 1) % 2
     cleaned = _last_clean_up(seen)
     actions = [entry["action"] for entry in log]
-    key = (id(actions[0]), get_language(), tuple(names)) if actions else None
+    key = _told_key(actions, names)
     told = _TOLD.get(key) if key else None
     if told is not None and told.holds(actions, events, first, cleaned):
         newest = _told_turns(seen, names, cleaned, first, told.newest_entry, told.newest_event)
@@ -437,6 +437,8 @@ class _Told(NamedTuple):
     turns: list[Settled]
     newest_entry: int  # where the newest turn begins, in the log and among the events
     newest_event: int
+    seq: int  # the view's: how many actions the game had
+    before: tuple[int, list[Settled]] | None  # the log as told one action earlier, if it was
 
     def holds(self, actions: list[dict], events: list[dict], first: int, cleaned: int) -> bool:
         """Whether a log of ``actions`` and ``events`` goes on from this one: the same entries
@@ -458,6 +460,11 @@ _TOLD: dict[tuple, _Told] = {}
 _TOLD_MAX = 500  # a game's log in a language, whoever sees it alike: some 50 KB each
 
 
+def _told_key(actions: list[dict], names: list[str]) -> tuple | None:
+    """The key of a game's log as told in the active language (None for a log not begun)."""
+    return (id(actions[0]), get_language(), tuple(names)) if actions else None
+
+
 def _remember_told(key, seen, actions, first, cleaned, turns) -> list[Settled]:
     if not turns:
         return turns
@@ -469,10 +476,43 @@ def _remember_told(key, seen, actions, first, cleaned, turns) -> list[Settled]:
     newest_event = len(events)
     while newest_event and events[newest_event - 1]["seq"] >= begins:
         newest_event -= 1
+    seq, old = seen["seq"], _TOLD.get(key)
+    before = None
+    if old is not None and old.seq == seq:
+        before = old.before  # told again at the same seq (another viewer, another drawing)
+    elif old is not None and old.seq == seq - 1:
+        before = (old.seq, old.turns)
     if len(_TOLD) >= _TOLD_MAX:
         _TOLD.clear()
-    _TOLD[key] = _Told(actions, list(events), first, cleaned, turns, newest_entry, newest_event)
+    _TOLD[key] = _Told(
+        actions, list(events), first, cleaned, turns, newest_entry, newest_event, seq, before
+    )
     return turns
+
+
+def log_delta(seen: dict, names: list[str], turns: list[Settled]) -> dict | None:
+    """What a push must change in a log drawn one action earlier (at ``seen``'s seq - 1), as
+    ``log_turns`` told it then in this process: ``{"base", "newest", "turns"}``, the turn that
+    was the newest then (as it is now, grown or cut by the action), and it with the turns begun
+    since, newest first: the page puts them in its place. None when the log changed in any
+    other way (an older turn changed: a takeback reaching into it, a clean-up that took the
+    older entries' cells; a scoring and its breakdown; the game's end) or was not told here one
+    action earlier: the push then carries the whole log."""
+    key = _told_key([entry["action"] for entry in seen["log"][:1]], names)
+    told = _TOLD.get(key) if key else None
+    if told is None or told.seq != seen["seq"] or told.turns is not turns or not told.before:
+        return None
+    base, earlier = told.before
+    added = len(turns) - len(earlier)
+    if added < 0 or turns[added]["turn"] != earlier[0]["turn"]:
+        return None
+    if turns[added + 1 :] != earlier[1:]:
+        return None
+    if any(e["seq"] > base and e["scoring"] for t in turns[: added + 1] for e in t["entries"]):
+        return None  # a scoring: its breakdown too
+    if seen["finished"]:
+        return None
+    return {"base": base, "newest": turns[added], "turns": turns[: added + 1]}
 
 
 # -- a scoring explained -----------------------------------------------------------------------
