@@ -40,6 +40,19 @@ const pageWords = (function () {
     return el ? parseInt(el.dataset.seq, 10) : -1;
   }
 
+  // The seq the log was drawn at: Basilica's "if scored now" box is drawn with it, whole or
+  // pushed with the newest turns only.
+  function logSeq() {
+    const el = document.getElementById("preview");
+    return el ? parseInt(el.dataset.seq, 10) : currentSeq();
+  }
+  let keepLog = false;
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (!keepLog) return;
+    const id = (event.detail.target && event.detail.target.id) || "";
+    if (id === "log-turns" || id.indexOf("turn-") === 0) event.detail.shouldSwap = false;
+  });
+
   function currentStatus() {
     const el = document.getElementById("status");
     return el ? el.dataset.status : "";
@@ -89,12 +102,19 @@ const pageWords = (function () {
         event.preventDefault();
         return;
       }
-      // A push that carries only the log's newest turns fits the page drawn at its base, the
-      // action before: a page further behind fetches the whole region instead.
+      // A push that carries only the log's newest turns fits a log drawn at its base, the
+      // action before (the log's own seq: a pick redraws the status, never the log). Pushed
+      // again at the seq the log already shows (a takeback asked or declined), the rest of it
+      // is swapped and the log kept; a log further behind has the whole region fetched.
+      keepLog = false;
       const base = /data-log-base="(\d+)"/.exec(text);
-      if (base && parseInt(base[1], 10) !== currentSeq()) {
-        event.preventDefault();
-        if (!match || parseInt(match[1], 10) > currentSeq()) catchUp();
+      if (base && parseInt(base[1], 10) !== logSeq()) {
+        if (match && parseInt(match[1], 10) === logSeq()) {
+          keepLog = true;
+        } else {
+          event.preventDefault();
+          catchUp();
+        }
       }
       return;
     }
@@ -121,6 +141,7 @@ const pageWords = (function () {
     if (lastSeq >= 0 && seq > lastSeq) htmx.trigger(document.body, "game:moved");
   }
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    keepLog = false;
     const seq = currentSeq();
     if (lastSeq >= 0 && seq > lastSeq + 1) catchUp();
     movedOn(seq);

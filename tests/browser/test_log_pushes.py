@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from .a11y import assert_accessible
 from .site import Table, arrived, log_text, open_game, screenshot, seq_of, watch_game
+from .test_takeback import allow_rated_takebacks
 
 pytestmark = pytest.mark.browser
 
@@ -57,13 +58,13 @@ def test_a_spectators_log_grows_by_its_newest_turns_and_reads_as_a_fresh_page(
     screenshot(carol.page, screenshots, "log-pushes", "spectator")
     assert_accessible(carol.page)
 
-    # A page that is an action behind when a push of the newest turns comes (as if it had
+    # A page whose log is an action behind when a push of the newest turns comes (as if it had
     # missed one: drawn at an earlier seq, with a turn that is no more) fetches the whole live
     # region: it ends at the game's seq, its log whole and nothing of the old one left.
     behind = seq_of(carol.page)
     carol.page.evaluate(
         f"""() => {{
-            document.getElementById('status').dataset.seq = '{behind - 1}';
+            document.getElementById('preview').dataset.seq = '{behind - 1}';
             document.getElementById('log-turns').insertAdjacentHTML(
                 'afterbegin', '<section class="turn-group" id="turn-999">gone</section>');
         }}"""
@@ -74,3 +75,35 @@ def test_a_spectators_log_grows_by_its_newest_turns_and_reads_as_a_fresh_page(
     carol.page.wait_for_function(SYNCED, arg=now)
     expect(carol.page.locator("#turn-999")).to_have_count(0)
     assert log_text(carol.page) == fresh_log(dave.page, game)
+
+
+ASK = "Ask to take back my last action"
+
+
+def test_a_takeback_asked_then_declined_reaches_both_pages_and_leaves_their_logs_whole(
+    site, visitors
+):
+    # Asked and declined, the game changes without an action: the push comes again at the seq
+    # both pages show, and must swap in its news without touching the logs.
+    alice, bob, dave = visitors("alice"), visitors("bob"), visitors("dave")
+    game = open_game(site, alice, bob, "2022", seed=31)
+    for visitor in (alice, bob):
+        allow_rated_takebacks(visitor, game)
+    table = Table([alice.page, bob.page], [], random.Random(31))
+    table.play(
+        until=lambda: any(p.get_by_role("button", name=ASK).count() for p in table.players),
+        limit=300,
+    )
+    asker = next(p for p in table.players if p.get_by_role("button", name=ASK).count())
+    other = bob.page if asker is alice.page else alice.page
+    asker.get_by_role("button", name=ASK).click()
+    request_box = other.get_by_role("region", name="Takeback request")
+    expect(request_box).to_contain_text("asks to take back their last action")
+    assert log_text(other) == fresh_log(dave.page, game)
+
+    request_box.get_by_role("button", name="Decline").click()
+    expect(asker.locator(".note.takeback")).to_contain_text("Your opponent declined the takeback")
+    assert log_text(asker) == fresh_log(dave.page, game)
+    assert log_text(other) == log_text(dave.page)
+    for page in (asker, other):
+        assert page.evaluate("window.__sameDocument") == 1, "a page was reloaded"
