@@ -11,8 +11,8 @@ import re
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
-from factories import game_from_log, search_position, started_game
-from test_takeback_secrets import quiet_builder_next, take_back_last
+from factories import started_game
+from test_takeback_secrets import a_builder_just_placed, take_back_last
 
 from games.engine import basilica as engine
 from games.live import pushes
@@ -85,12 +85,7 @@ def test_a_push_of_a_log_not_drawn_one_action_earlier_here_carries_it_whole():
 
 
 def test_a_page_that_puts_in_the_push_of_a_takeback_shows_the_log_without_the_action():
-    options = engine.Options(edition="2022", expansion=True, remove_six=True)
-    seed, actions = search_position(options, quiet_builder_next, seeds=range(20261122, 20261622))
-    game = game_from_log(options, seed, actions)
-    state = states.load_state(game)
-    builder = next(a for a in engine.legal_actions(state) if a.kind == "builder")
-    game = services.submit_action(game, game.player(state.to_decide), builder.to_json(), game.seq)
+    game = a_builder_just_placed()
     shown = page_log(game)
     assert "Placed a builder" in shown
     game = take_back_last(game)

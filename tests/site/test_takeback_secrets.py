@@ -58,15 +58,20 @@ def quiet_builder_next(state: engine.State) -> bool:
     return builder is not None and engine.apply_action(state, builder).stack == state.stack
 
 
-@pytest.fixture
-def builder_taken_back():
+def a_builder_just_placed() -> Game:
+    """An expansion game in which a builder was just placed, drawing nothing: it may be taken
+    back."""
     options = engine.Options(edition="2022", expansion=True, remove_six=True)
     seed, actions = search_position(options, quiet_builder_next, seeds=range(20261122, 20261622))
     game = game_from_log(options, seed, actions)
     state = states.load_state(game)
     builder = next(a for a in engine.legal_actions(state) if a.kind == "builder")
-    game = services.submit_action(game, game.player(state.to_decide), builder.to_json(), game.seq)
-    return take_back_last(game)
+    return services.submit_action(game, game.player(state.to_decide), builder.to_json(), game.seq)
+
+
+@pytest.fixture
+def builder_taken_back():
+    return take_back_last(a_builder_just_placed())
 
 
 def test_no_page_of_a_game_with_a_takeback_depends_on_the_stack_below_its_top_or_the_seed(
