@@ -109,10 +109,15 @@ def _chat_path() -> re.Pattern:
 INDENTATION = r"\n[ \t]+"
 # Where spaces are the content: preformatted text, and what a text box holds (a player's notes).
 KEEPS_ITS_SPACES = r"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)"
-# Both as bytes (an answer's body) and as text (a push, before it goes out on its socket).
+# Both as bytes (an answer's body) and as text (a push, before it goes out on its socket), with
+# the line break that replaces an indentation.
 _PATTERNS = {
-    bytes: (re.compile(INDENTATION.encode()), re.compile(KEEPS_ITS_SPACES.encode(), re.DOTALL)),
-    str: (re.compile(INDENTATION), re.compile(KEEPS_ITS_SPACES, re.DOTALL)),
+    bytes: (
+        re.compile(INDENTATION.encode()),
+        re.compile(KEEPS_ITS_SPACES.encode(), re.DOTALL),
+        b"\n",
+    ),
+    str: (re.compile(INDENTATION), re.compile(KEEPS_ITS_SPACES, re.DOTALL), "\n"),
 }
 
 
@@ -121,8 +126,7 @@ def compacted(html: AnyStr) -> AnyStr:
     the one space its line break already is, so they are bytes sent for nothing (about a tenth
     of a game page, a twelfth of a push). Preformatted text and a text box's content are kept
     as they are."""
-    indentation, kept = _PATTERNS[str if isinstance(html, str) else bytes]
-    newline = "\n" if isinstance(html, str) else b"\n"
+    indentation, kept, newline = _PATTERNS[str if isinstance(html, str) else bytes]
     # split() with a group: the elements kept as they are come as the odd pieces.
     pieces = kept.split(html)
     return html[:0].join(

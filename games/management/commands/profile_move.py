@@ -22,8 +22,8 @@ that cost most of
 their own time over the same moves, profiled in a second pass (the profiler's overhead is kept
 out of the timings). Timing is by ``time.process_time`` of this process: CPU, not waiting.
 Last, the reads every request and move makes (a session and its user, a game and its players,
-the move's lock, a player's settings, the header's count), by Django's ORM and by the queries compiled once
-(``games.compiled``), in turns.
+the move's lock, a player's settings, the header's count), by Django's ORM and by the queries
+compiled once (``games.compiled``), in turns.
 `make profile-before` runs this same command on the code before issue 27, for the comparison:
 this machine's speed drifts from day to day, so a figure is compared only with one taken beside
 it.
